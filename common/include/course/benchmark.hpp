@@ -1,0 +1,69 @@
+// Google Benchmark glue shared by every chapter's bench_<name>.cu:
+//  - time_gpu(): manual timing with CUDA events, L2 flushed before every sample;
+//  - counters computed from the measured GPU time (GB/s, % of peak DRAM bandwidth, GFLOP/s);
+//  - skip_unless_correct(): a wrong exercise is never timed;
+//  - the device (name, peak bandwidth) in the benchmark context, from course_benchmark_main.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "course/device_info.hpp"
+#include "course/timing.hpp"
+
+namespace course::bench {
+
+// The GPU the benchmarks run on; set once by the benchmark main before any benchmark runs.
+const DeviceInfo& device();
+
+// Per-run timing, in seconds per iteration.
+struct GpuTiming {
+  double mean_seconds = 0.0;
+  double median_seconds = 0.0;
+  benchmark::IterationCount iterations = 0;
+};
+
+GpuTiming summarize(std::vector<double> samples, benchmark::IterationCount iterations);
+
+// One scratch buffer (twice the L2) shared by every benchmark of the program.
+L2Flusher& shared_l2_flusher();
+
+// Runs `work()` once per benchmark iteration between two CUDA events on the default stream,
+// after flushing L2, and hands the event time to Google Benchmark (register the benchmark with
+// ->UseManualTime()). `work` may include host code (copies back, a final host addition):
+// the stop event is recorded after it returns, so the time is what the caller experiences.
+template <typename Work>
+GpuTiming time_gpu(benchmark::State& state, Work&& work) {
+  L2Flusher& flusher = shared_l2_flusher();
+  EventTimer timer;
+  std::vector<double> samples;
+  for (auto _ : state) {
+    flusher.flush();
+    timer.start();
+    work();
+    timer.stop();
+    const double seconds = timer.elapsed_ms() * 1e-3;
+    state.SetIterationTime(seconds);
+    samples.push_back(seconds);
+  }
+  return summarize(samples, state.iterations());
+}
+
+// "GB/s" and "%peak" (of the nominal DRAM bandwidth) for `bytes` moved per iteration.
+void set_bandwidth_counters(benchmark::State& state, const GpuTiming& timing, double bytes);
+
+// "GFLOP/s" for `flops` per iteration; with `reference_gflops` > 0 also "%ref".
+void set_flops_counters(benchmark::State& state, const GpuTiming& timing, double flops,
+                        double reference_gflops = 0.0);
+
+// When `correct` is false, marks the benchmark skipped with `why` (and a pointer to the
+// tests); returns `correct` so the caller can `if (!skip_unless_correct(...)) return;`.
+bool skip_unless_correct(benchmark::State& state, bool correct, const std::string& why);
+
+// Registers "DeviceToDeviceCopy/<bytes>": the copy bandwidth that this GPU reaches in the
+// same run (bytes read plus bytes written), the practical ceiling for memory-bound kernels.
+void register_copy_bandwidth_benchmark(std::size_t bytes);
+
+}  // namespace course::bench

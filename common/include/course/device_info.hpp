@@ -1,0 +1,35 @@
+// What the benchmarks need to know about the GPU, read through device attributes
+// (CUDA 13 removed cudaDeviceProp::clockRate and ::memoryClockRate).
+#pragma once
+
+#include <string>
+
+namespace course {
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name;
+  int compute_capability_major = 0;
+  int compute_capability_minor = 0;
+  int multiprocessor_count = 0;
+  int max_threads_per_multiprocessor = 0;
+  int l2_cache_bytes = 0;
+  int sm_clock_khz = 0;
+  int memory_clock_khz = 0;
+  int memory_bus_width_bits = 0;
+
+  // Theoretical DRAM bandwidth from the attributes (see peak_dram_bandwidth_gb_per_s).
+  double peak_dram_gb_per_s() const;
+};
+
+// 2 transfers per clock (double data rate) x clock x bus width in bytes, in GB/s (1e9 B/s).
+// The nominal figure: real copies reach roughly 85-95% of it.
+double peak_dram_bandwidth_gb_per_s(int memory_clock_khz, int memory_bus_width_bits);
+
+// Attributes of the current device; throws NoGpuError when there is none.
+DeviceInfo query_device();
+
+// True if a usable GPU is present; otherwise false and `why` says what is missing.
+bool gpu_available(std::string* why = nullptr);
+
+}  // namespace course

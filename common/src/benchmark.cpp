@@ -1,0 +1,69 @@
+#include "course/benchmark.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+#include "course/device_buffer.hpp"
+
+namespace course::bench {
+
+const DeviceInfo& device() {
+  static const DeviceInfo info = query_device();
+  return info;
+}
+
+L2Flusher& shared_l2_flusher() {
+  static L2Flusher flusher;
+  return flusher;
+}
+
+GpuTiming summarize(std::vector<double> samples, benchmark::IterationCount iterations) {
+  GpuTiming timing;
+  timing.iterations = iterations;
+  if (samples.empty()) return timing;
+  timing.mean_seconds =
+      std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
+  const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
+  std::nth_element(samples.begin(), middle, samples.end());
+  timing.median_seconds = *middle;
+  return timing;
+}
+
+void set_bandwidth_counters(benchmark::State& state, const GpuTiming& timing, double bytes) {
+  if (timing.mean_seconds <= 0.0) return;
+  const double gb_per_s = bytes / timing.mean_seconds / 1e9;
+  state.counters["GB/s"] = gb_per_s;
+  state.counters["%peak"] = 100.0 * gb_per_s / device().peak_dram_gb_per_s();
+}
+
+void set_flops_counters(benchmark::State& state, const GpuTiming& timing, double flops,
+                        double reference_gflops) {
+  if (timing.mean_seconds <= 0.0) return;
+  const double gflops = flops / timing.mean_seconds / 1e9;
+  state.counters["GFLOP/s"] = gflops;
+  if (reference_gflops > 0.0) state.counters["%ref"] = 100.0 * gflops / reference_gflops;
+}
+
+bool skip_unless_correct(benchmark::State& state, bool correct, const std::string& why) {
+  if (!correct) state.SkipWithError(why.c_str());
+  return correct;
+}
+
+void register_copy_bandwidth_benchmark(std::size_t bytes) {
+  benchmark::RegisterBenchmark(
+      ("DeviceToDeviceCopy/" + std::to_string(bytes >> 20) + "MiB").c_str(),
+      [bytes](benchmark::State& state) {
+        DeviceBuffer<unsigned char> source(bytes), destination(bytes);
+        source.fill_bytes(0x3C);
+        const GpuTiming timing = time_gpu(state, [&] {
+          COURSE_CHECK(cudaMemcpyAsync(destination.data(), source.data(), bytes,
+                                       cudaMemcpyDeviceToDevice));
+        });
+        set_bandwidth_counters(state, timing, 2.0 * static_cast<double>(bytes));
+      })
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond);
+}
+
+}  // namespace course::bench

@@ -1,0 +1,77 @@
+#include "course/errors.hpp"
+
+#include <sstream>
+
+namespace course {
+
+namespace {
+
+// One line of advice for the failures learners actually meet.
+const char* hint_for(cudaError_t code) {
+  switch (code) {
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorCallRequiresNewerDriver:
+      return "No usable NVIDIA GPU: this needs a GPU of compute capability 7.5 or newer and a "
+             "driver that supports this CUDA runtime (check with nvidia-smi).";
+    case cudaErrorMemoryAllocation:
+      return "The GPU is out of memory: use a smaller size, or free other GPU programs "
+             "(nvidia-smi lists them).";
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorMisalignedAddress:
+      return "A kernel accessed memory it does not own (an index past the end?). Find it with "
+             "compute-sanitizer: meson test -C build --setup=memcheck --suite <chapter>:solution.";
+    case cudaErrorInvalidConfiguration:
+      return "The launch configuration is impossible: at most 1024 threads per block, grid and "
+             "block sizes above zero, shared memory within the per-block limit.";
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorInvalidPtx:
+      return "The code was built for another GPU architecture: reconfigure with "
+             "-Dgpu_arch=native (or your GPU's sm_XX) and rebuild.";
+    case cudaErrorLaunchTimeout:
+      return "A kernel ran too long and the display driver stopped it: use a smaller size or "
+             "a GPU that is not driving a display.";
+    default:
+      return nullptr;
+  }
+}
+
+}  // namespace
+
+bool is_no_gpu_error(cudaError_t code) noexcept {
+  return code == cudaErrorNoDevice || code == cudaErrorInsufficientDriver ||
+         code == cudaErrorCallRequiresNewerDriver || code == cudaErrorDevicesUnavailable;
+}
+
+std::string describe_cuda_failure(cudaError_t code, const std::string& expression,
+                                  const std::string& file, int line) {
+  std::ostringstream out;
+  out << file << ":" << line << ": " << expression << " failed: " << cudaGetErrorName(code)
+      << " (" << cudaGetErrorString(code) << ")";
+  if (const char* hint = hint_for(code)) out << ". " << hint;
+  return out.str();
+}
+
+CudaError::CudaError(cudaError_t code, std::string expression, std::string file, int line)
+    : std::runtime_error(describe_cuda_failure(code, expression, file, line)),
+      code_(code),
+      expression_(std::move(expression)),
+      file_(std::move(file)),
+      line_(line) {}
+
+void throw_cuda_error(cudaError_t code, const char* expression, const char* file, int line) {
+  if (code == cudaErrorMemoryAllocation) throw OutOfDeviceMemory(code, expression, file, line);
+  if (is_no_gpu_error(code)) throw NoGpuError(code, expression, file, line);
+  throw CudaError(code, expression, file, line);
+}
+
+void check_last_launch(const char* what, const char* file, int line) {
+  const cudaError_t status = cudaGetLastError();
+  if (status != cudaSuccess) {
+    throw_cuda_error(status, (std::string("launch of ") + what).c_str(), file, line);
+  }
+}
+
+}  // namespace course

@@ -1,0 +1,22 @@
+// main() of every GPU test binary. Without a usable GPU it prints why and returns 77, which
+// Meson reports as SKIP (a GTEST_SKIP in every test would show as OK, hiding that nothing ran).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+
+#include "course/device_info.hpp"
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  std::string why;
+  if (!course::gpu_available(&why)) {
+    std::printf("SKIP: no usable CUDA GPU (%s); the GPU tests did not run.\n", why.c_str());
+    return 77;
+  }
+  const course::DeviceInfo gpu = course::query_device();
+  std::printf("GPU: %s (compute capability %d.%d, %d multiprocessors)\n", gpu.name.c_str(),
+              gpu.compute_capability_major, gpu.compute_capability_minor,
+              gpu.multiprocessor_count);
+  return RUN_ALL_TESTS();
+}

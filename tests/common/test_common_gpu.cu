@@ -1,0 +1,104 @@
+// GPU tests of course-common: buffers, poisoning, launch checks, timing, device attributes.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "course/device_buffer.hpp"
+#include "course/device_info.hpp"
+#include "course/errors.hpp"
+#include "course/random.hpp"
+#include "course/timing.hpp"
+
+namespace {
+
+__global__ void add_one(int* values, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) values[i] += 1;
+}
+
+}  // namespace
+
+TEST(DeviceBuffer, RoundTripsHostData) {
+  const std::vector<int> host = course::random_ints(1025, -1000, 1000);
+  const course::DeviceBuffer<int> device(host);
+  EXPECT_EQ(device.size(), host.size());
+  EXPECT_EQ(device.to_host(), host);
+}
+
+TEST(DeviceBuffer, PoisonMakesIntsMinusOneAndFloatsNan) {
+  course::DeviceBuffer<int> ints(10);
+  ints.fill_bytes(course::kPoisonByte);
+  for (int v : ints.to_host()) EXPECT_EQ(v, -1);
+  course::DeviceBuffer<float> floats(10);
+  floats.fill_bytes(course::kPoisonByte);
+  for (float v : floats.to_host()) EXPECT_TRUE(std::isnan(v));
+}
+
+TEST(DeviceBuffer, MovesOwnership) {
+  course::DeviceBuffer<int> first(8);
+  const int* pointer = first.data();
+  course::DeviceBuffer<int> second = std::move(first);
+  EXPECT_EQ(second.data(), pointer);
+  EXPECT_EQ(first.data(), nullptr);
+  EXPECT_EQ(first.size(), 0u);
+}
+
+TEST(DeviceBuffer, ThrowsOutOfDeviceMemoryForAnImpossibleSize) {
+  const std::size_t petabyte = std::size_t{1} << 50;
+  EXPECT_THROW(course::DeviceBuffer<char> huge(petabyte), course::OutOfDeviceMemory);
+  // The failure must not leak into the next launch check.
+  course::DeviceBuffer<int> values(std::vector<int>{1, 2, 3});
+  add_one<<<1, 32>>>(values.data(), 3);
+  EXPECT_NO_THROW(COURSE_CHECK_LAUNCH("add_one"));
+  EXPECT_EQ(values.to_host(), (std::vector<int>{2, 3, 4}));
+}
+
+TEST(DeviceBuffer, CopyFromHostRejectsAWrongSize) {
+  course::DeviceBuffer<int> values(4);
+  EXPECT_THROW(values.copy_from_host(std::vector<int>(3)), std::invalid_argument);
+}
+
+TEST(CheckLaunch, ReportsAnImpossibleBlockSize) {
+  course::DeviceBuffer<int> values(4);
+  add_one<<<1, 2048>>>(values.data(), 4);  // more than 1024 threads per block
+  try {
+    COURSE_CHECK_LAUNCH("add_one");
+    FAIL() << "the launch with 2048 threads was not reported";
+  } catch (const course::CudaError& error) {
+    EXPECT_EQ(error.code(), cudaErrorInvalidConfiguration);
+    EXPECT_NE(std::string(error.what()).find("1024 threads"), std::string::npos);
+  }
+}
+
+TEST(PinnedBuffer, HoldsWritableHostMemory) {
+  course::PinnedBuffer<std::uint64_t> pinned(100);
+  for (std::size_t i = 0; i < pinned.size(); ++i) pinned[i] = i;
+  EXPECT_EQ(pinned[99], 99u);
+}
+
+TEST(EventTimer, MeasuresAPositiveTime) {
+  course::DeviceBuffer<int> values(1 << 20);
+  course::EventTimer timer;
+  timer.start();
+  add_one<<<(1 << 20) / 256, 256>>>(values.data(), 1 << 20);
+  COURSE_CHECK_LAUNCH("add_one");
+  timer.stop();
+  EXPECT_GT(timer.elapsed_ms(), 0.0f);
+}
+
+TEST(L2Flusher, CoversTwiceTheL2) {
+  course::L2Flusher flusher;
+  EXPECT_GE(flusher.bytes(), 2u * static_cast<std::size_t>(course::query_device().l2_cache_bytes));
+  EXPECT_NO_THROW(flusher.flush());
+  COURSE_CHECK(cudaDeviceSynchronize());
+}
+
+TEST(QueryDevice, ReadsPlausibleAttributes) {
+  const course::DeviceInfo info = course::query_device();
+  EXPECT_FALSE(info.name.empty());
+  EXPECT_GE(info.compute_capability_major, 7);
+  EXPECT_GT(info.multiprocessor_count, 0);
+  EXPECT_GT(info.peak_dram_gb_per_s(), 100.0);
+}
