@@ -1,0 +1,222 @@
+// Chapter 01 benchmark: every step of the exercise and of the solution, and CUB, on the same
+// inputs, timed end to end as the learner's program experiences it (kernel, copy of the partial
+// sums back, the host's final addition; CUB until its result is on the host).
+// Plus step 0's load latency for working sets in L1, in L2 and in DRAM only.
+//
+//   meson compile -C build compare-01-sum-of-squares      (the table, and JSON in build/)
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "course/benchmark.hpp"
+#include "course/device_buffer.hpp"
+#include "course/errors.hpp"
+#include "course/math.hpp"
+#include "course/random.hpp"
+#include "sum_of_squares.cuh"
+
+namespace {
+
+using namespace sum_of_squares;
+
+constexpr const char* kExerciseTests = "meson test -C build --suite 01-sum-of-squares:exercise";
+
+// Bench inputs: the same random ints as the tests use, made once per size.
+struct Input {
+  std::vector<int> host;
+  course::DeviceBuffer<int> device;
+  std::uint64_t expected = 0;
+};
+
+const Input& input_of_size(std::size_t n) {
+  static std::map<std::size_t, std::unique_ptr<Input>> inputs;
+  auto& slot = inputs[n];
+  if (!slot) {
+    slot = std::make_unique<Input>();
+    slot->host = course::random_ints(n, -(1 << 20), 1 << 20, n);
+    slot->device = course::DeviceBuffer<int>(slot->host);
+    for (int x : slot->host) slot->expected += static_cast<unsigned long long>(1ll * x * x);
+  }
+  return *slot;
+}
+
+// Steps 4 and 5: enough blocks to fill every multiprocessor, but no fewer than
+// kMinElementsPerThread elements per thread, so that small inputs do not pay for copying back
+// and adding up more partial sums than there is work.
+constexpr int kGridThreads = 256;
+constexpr std::size_t kMinElementsPerThread = 32;
+int grid_blocks(std::size_t n) {
+  const auto& gpu = course::bench::device();
+  const std::size_t fill = static_cast<std::size_t>(gpu.multiprocessor_count) *
+                           (gpu.max_threads_per_multiprocessor / kGridThreads);
+  const std::size_t useful = course::ceil_div(n, kGridThreads * kMinElementsPerThread);
+  return static_cast<int>(std::max<std::size_t>(1, std::min(fill, useful)));
+}
+constexpr int kOneBlockThreads = 1024;  // steps 2 and 3: the largest block there is
+
+using StepFn = Result (*)(const int*, std::size_t, int, int, Workspace&);
+
+struct StepEntry {
+  const char* name;
+  StepFn solution;
+  StepFn exercise;
+  bool grid;      // uses grid_blocks(n); otherwise one block
+  int max_log2n;  // larger inputs would take seconds per sample
+};
+
+// Adapters to one signature (blocks and threads ignored where a step fixes them).
+template <Result (*F)(const int*, std::size_t, Workspace&)>
+Result no_config(const int* in, std::size_t n, int, int, Workspace& ws) { return F(in, n, ws); }
+template <Result (*F)(const int*, std::size_t, int, Workspace&)>
+Result threads_only(const int* in, std::size_t n, int, int threads, Workspace& ws) {
+  return F(in, n, threads, ws);
+}
+
+const StepEntry kSteps[] = {
+    {"step1_one_thread", no_config<solution::step1_one_thread>,
+     no_config<exercise::step1_one_thread>, false, 20},
+    {"step2_contiguous_chunks", threads_only<solution::step2_contiguous_chunks>,
+     threads_only<exercise::step2_contiguous_chunks>, false, 24},
+    {"step3_interleaved", threads_only<solution::step3_interleaved>,
+     threads_only<exercise::step3_interleaved>, false, 28},
+    {"step4_grid_stride", solution::step4_grid_stride, exercise::step4_grid_stride, true, 28},
+    {"step5_block_reduction", solution::step5_block_reduction,
+     exercise::step5_block_reduction, true, 28},
+};
+
+void bench_step(benchmark::State& state, const StepEntry& step, bool is_solution, std::size_t n) {
+  const Input& input = input_of_size(n);
+  const int blocks = step.grid ? grid_blocks(n) : 1;
+  const int threads = step.grid ? kGridThreads : kOneBlockThreads;
+  const StepFn run = is_solution ? step.solution : step.exercise;
+  Workspace workspace;
+  const Result check = run(input.device.data(), n, blocks, threads, workspace);
+  if (!course::bench::skip_unless_correct(
+          state, check.sum == input.expected,
+          std::string(is_solution ? "solution " : "exercise ") + step.name +
+              " gives a wrong sum; its tests say why: " + kExerciseTests)) {
+    return;
+  }
+  Result last;
+  const auto timing = course::bench::time_gpu(
+      state, [&] { last = run(input.device.data(), n, blocks, threads, workspace); });
+  course::bench::set_bandwidth_counters(state, timing, n * sizeof(int));
+  state.counters["blocks"] = blocks;
+  state.counters["threads"] = threads;
+  state.counters["gpu_cycles"] = static_cast<double>(last.gpu_cycles);
+}
+
+// CUB's TransformReduce: square each int to 64 bits, add. Temporary storage is allocated once,
+// outside the timed region, like the steps' workspace.
+struct SquareToU64 {
+  __device__ unsigned long long operator()(int x) const {
+    return static_cast<unsigned long long>(static_cast<long long>(x) * x);
+  }
+};
+
+void bench_cub(benchmark::State& state, std::size_t n) {
+  const Input& input = input_of_size(n);
+  course::DeviceBuffer<unsigned long long> result(1);
+  std::size_t temp_bytes = 0;
+  COURSE_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp_bytes, input.device.data(),
+                                                  result.data(), n, cuda::std::plus<>{},
+                                                  SquareToU64{}, 0ull));
+  course::DeviceBuffer<unsigned char> temp(temp_bytes);
+  unsigned long long host_result = 0;
+  auto run = [&] {
+    COURSE_CHECK(cub::DeviceReduce::TransformReduce(temp.data(), temp_bytes, input.device.data(),
+                                                    result.data(), n, cuda::std::plus<>{},
+                                                    SquareToU64{}, 0ull));
+    COURSE_CHECK(cudaMemcpy(&host_result, result.data(), sizeof host_result,
+                            cudaMemcpyDeviceToHost));
+  };
+  run();
+  if (!course::bench::skip_unless_correct(state, host_result == input.expected,
+                                          "CUB gave a wrong sum")) {
+    return;
+  }
+  const auto timing = course::bench::time_gpu(state, run);
+  course::bench::set_bandwidth_counters(state, timing, n * sizeof(int));
+}
+
+// Step 0: load latency. The iteration time is the kernel's own measurement of the timed
+// chase (globaltimer), not the launch: the warm-up lap is left out.
+void bench_latency(benchmark::State& state, bool is_solution, std::size_t working_set_bytes,
+                   std::size_t timed_loads) {
+  const std::size_t n = working_set_bytes / sizeof(std::uint32_t);
+  std::vector<std::uint32_t> next(n);
+  for (std::size_t i = 0; i < n; ++i) next[i] = static_cast<std::uint32_t>(i);
+  std::mt19937_64 engine(n);
+  for (std::size_t i = n - 1; i > 0; --i) std::swap(next[i], next[engine() % i]);  // one cycle
+  const course::DeviceBuffer<std::uint32_t> device_next(next);
+  auto run = [&] {
+    return is_solution ? solution::step0_pointer_chase(device_next.data(), n, timed_loads)
+                       : exercise::step0_pointer_chase(device_next.data(), n, timed_loads);
+  };
+  LatencyResult result = run();
+  std::uint32_t expected = 0;
+  for (std::size_t k = 0; k < result.warmup_loads + timed_loads; ++k) expected = next[expected];
+  if (!course::bench::skip_unless_correct(
+          state, result.final_index == expected,
+          std::string(is_solution ? "solution" : "exercise") +
+              " step0_pointer_chase does not follow next[]; its tests say why: " +
+              kExerciseTests)) {
+    return;
+  }
+  for (auto _ : state) {
+    result = run();
+    state.SetIterationTime(result.nanoseconds * 1e-9);
+  }
+  state.counters["cycles/load"] = result.cycles_per_load();
+  state.counters["ns/load"] = result.ns_per_load();
+}
+
+void register_benchmarks() {
+  // Working sets: 16 KiB stays in L1; 1 MiB in L2 (one full warm-up lap first, so every
+  // timed load hits); 256 MiB only fits in DRAM.
+  struct Latency { const char* level; std::size_t bytes; std::size_t timed_loads; };
+  const Latency latencies[] = {{"L1_16KiB", 16 << 10, 1 << 16},
+                               {"L2_1MiB", 1 << 20, (1 << 20) / 4},
+                               {"DRAM_256MiB", std::size_t{256} << 20, 1 << 16}};
+  for (const bool is_solution : {false, true}) {
+    for (const Latency& latency : latencies) {
+      benchmark::RegisterBenchmark(
+          (std::string(is_solution ? "Solution" : "Exercise") + "/step0_latency/" + latency.level)
+              .c_str(),
+          bench_latency, is_solution, latency.bytes, latency.timed_loads)
+          ->UseManualTime()->Unit(benchmark::kMicrosecond)->Iterations(3)->Repetitions(3)
+          ->DisplayAggregatesOnly(true);
+    }
+  }
+
+  course::bench::register_copy_bandwidth_benchmark(std::size_t{1} << 30);
+
+  for (const int log2n : {20, 24, 28}) {
+    const std::size_t n = std::size_t{1} << log2n;
+    const std::string size = "/n=2^" + std::to_string(log2n);
+    for (const bool is_solution : {false, true}) {
+      for (const StepEntry& step : kSteps) {
+        if (log2n > step.max_log2n) continue;
+        benchmark::RegisterBenchmark(
+            (std::string(is_solution ? "Solution/" : "Exercise/") + step.name + size).c_str(),
+            bench_step, step, is_solution, n)
+            ->UseManualTime()->Unit(benchmark::kMicrosecond)->Repetitions(5)
+            ->DisplayAggregatesOnly(true);
+      }
+    }
+    benchmark::RegisterBenchmark(("CUB/TransformReduce" + size).c_str(), bench_cub, n)
+        ->UseManualTime()->Unit(benchmark::kMicrosecond)->Repetitions(5)
+        ->DisplayAggregatesOnly(true);
+  }
+}
+
+// Registered before main() runs (course-common's benchmark main).
+const bool kRegistered = (register_benchmarks(), true);
+
+}  // namespace

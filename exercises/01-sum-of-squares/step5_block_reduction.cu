@@ -1,0 +1,46 @@
+// Exercise file: replace every TODO below with your code. Check it with
+//   meson test -C build --suite 01-sum-of-squares:exercise
+// (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
+// Step 5: as step 4, then each block adds its threads' sums in shared memory, as a tree:
+// half the threads add the other half's values, then a quarter, ..., until thread 0 holds the
+// block's total. One partial sum per block instead of one per thread: the copy back and the
+// host's addition shrink by a factor of blockDim.x.
+// Why __syncthreads(): a level reads what OTHER warps wrote at the level before. Without the
+// barrier a warp can read a slot before its writer has run: a race, wrong sums at random.
+#include "course/errors.hpp"
+#include "sum_of_squares.cuh"
+#include "sum_of_squares_device.cuh"
+
+namespace sum_of_squares::exercise {
+
+namespace {
+
+__global__ void block_reduction_kernel(const int* input, std::size_t n,
+                                       unsigned long long* partials,
+                                       unsigned long long* block_cycles) {
+  extern __shared__ unsigned long long block_sums[];  // blockDim.x slots
+  const long long start = clock64();
+  // TODO: (1) as in step 4, each thread sums the squares of its grid-stride elements;
+  //       (2) store that sum in block_sums[threadIdx.x] and wait for the whole block;
+  //       (3) halve: for stride = blockDim.x / 2, blockDim.x / 4, ..., 1, threads below
+  //           `stride` add block_sums[t + stride] into block_sums[t]; wait after each level;
+  //       (4) thread 0 stores block_sums[0] in partials[blockIdx.x].
+  course::record_block_cycles(start, block_cycles);
+}
+
+}  // namespace
+
+Result step5_block_reduction(const int* input, std::size_t n, int blocks, int threads,
+                             Workspace& workspace) {
+  check_input("step5_block_reduction", input, n);
+  check_blocks("step5_block_reduction", blocks);
+  check_power_of_two_threads("step5_block_reduction", threads);
+  workspace.prepare(/*partial_count=*/blocks, /*block_count=*/blocks);
+  const std::size_t shared_bytes = threads * sizeof(unsigned long long);
+  block_reduction_kernel<<<blocks, threads, shared_bytes>>>(input, n, workspace.partials(),
+                                                            workspace.block_cycles());
+  COURSE_CHECK_LAUNCH("block_reduction_kernel");
+  return workspace.finish_on_host();
+}
+
+}  // namespace sum_of_squares::exercise

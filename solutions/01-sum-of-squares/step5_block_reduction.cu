@@ -1,0 +1,56 @@
+// Step 5: as step 4, then each block adds its threads' sums in shared memory, as a tree:
+// half the threads add the other half's values, then a quarter, ..., until thread 0 holds the
+// block's total. One partial sum per block instead of one per thread: the copy back and the
+// host's addition shrink by a factor of blockDim.x.
+// Why __syncthreads(): a level reads what OTHER warps wrote at the level before. Without the
+// barrier a warp can read a slot before its writer has run: a race, wrong sums at random.
+#include "course/errors.hpp"
+#include "sum_of_squares.cuh"
+#include "sum_of_squares_device.cuh"
+
+namespace sum_of_squares::solution {
+
+namespace {
+
+__global__ void block_reduction_kernel(const int* input, std::size_t n,
+                                       unsigned long long* partials,
+                                       unsigned long long* block_cycles) {
+  extern __shared__ unsigned long long block_sums[];  // blockDim.x slots
+  const long long start = clock64();
+  // BEGIN SOLUTION
+  // TODO: (1) as in step 4, each thread sums the squares of its grid-stride elements;
+  //       (2) store that sum in block_sums[threadIdx.x] and wait for the whole block;
+  //       (3) halve: for stride = blockDim.x / 2, blockDim.x / 4, ..., 1, threads below
+  //           `stride` add block_sums[t + stride] into block_sums[t]; wait after each level;
+  //       (4) thread 0 stores block_sums[0] in partials[blockIdx.x].
+  const std::size_t g = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t grid_threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  unsigned long long sum = 0;
+  for (std::size_t i = g; i < n; i += grid_threads) sum += square(input[i]);
+  block_sums[threadIdx.x] = sum;
+  __syncthreads();  // every thread's sum is in shared memory before anyone reads it
+  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {
+    if (threadIdx.x < stride) block_sums[threadIdx.x] += block_sums[threadIdx.x + stride];
+    __syncthreads();  // this level is complete before the next one reads it
+  }
+  if (threadIdx.x == 0) partials[blockIdx.x] = block_sums[0];
+  // END SOLUTION
+  course::record_block_cycles(start, block_cycles);
+}
+
+}  // namespace
+
+Result step5_block_reduction(const int* input, std::size_t n, int blocks, int threads,
+                             Workspace& workspace) {
+  check_input("step5_block_reduction", input, n);
+  check_blocks("step5_block_reduction", blocks);
+  check_power_of_two_threads("step5_block_reduction", threads);
+  workspace.prepare(/*partial_count=*/blocks, /*block_count=*/blocks);
+  const std::size_t shared_bytes = threads * sizeof(unsigned long long);
+  block_reduction_kernel<<<blocks, threads, shared_bytes>>>(input, n, workspace.partials(),
+                                                            workspace.block_cycles());
+  COURSE_CHECK_LAUNCH("block_reduction_kernel");
+  return workspace.finish_on_host();
+}
+
+}  // namespace sum_of_squares::solution

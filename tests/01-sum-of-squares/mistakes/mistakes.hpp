@@ -1,0 +1,23 @@
+// Known-wrong variants of chapter 01's steps: each reproduces one classic bug. The tests must
+// reject every one of them (test_mistakes.cpp); the README shows what each looks like.
+#pragma once
+
+#include "sum_of_squares.cuh"
+
+namespace sum_of_squares::mistakes {
+
+// Step 2 with chunk = n / threads (rounded down): the last n % threads elements are never read.
+Result chunk_rounded_down(const int* input, std::size_t n, int threads, Workspace& workspace);
+
+// Step 3 with `int sum` and an int product: wraps at 2^31 long before the true sum does.
+Result int_accumulator(const int* input, std::size_t n, int threads, Workspace& workspace);
+
+// Step 4 with the loop bound `i + G < n`: every thread skips its last element.
+Result skips_last_element(const int* input, std::size_t n, int blocks, int threads,
+                          Workspace& workspace);
+
+// Step 5 without the __syncthreads() between tree levels: warps read slots not yet written.
+Result missing_syncthreads(const int* input, std::size_t n, int blocks, int threads,
+                           Workspace& workspace);
+
+}  // namespace sum_of_squares::mistakes

@@ -1,0 +1,75 @@
+// The tests have teeth: the checker that the exercise and the solution face rejects every
+// known-wrong variant in mistakes/. Each test prints the rejection, which is what a learner
+// who makes that mistake sees (the README quotes them).
+#include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "mistakes/mistakes.hpp"
+#include "sum_of_squares_checks.hpp"
+
+namespace sum_of_squares::testing {
+namespace {
+
+struct KnownMistake {
+  StepUnderTest step;
+  int runs_per_size;  // a race may give the right answer by luck: try it several times
+};
+
+void PrintTo(const KnownMistake& mistake, std::ostream* out) { *out << mistake.step.name; }
+
+std::vector<KnownMistake> known_mistakes() {
+  const std::string where = "tests/01-sum-of-squares/mistakes/";
+  return {
+      {{"chunk_rounded_down<<<1, 250>>>", where + "chunk_rounded_down.cu",
+        [](const int* in, std::size_t n, Workspace& ws) {
+          return mistakes::chunk_rounded_down(in, n, 250, ws);
+        },
+        [](const std::vector<int>& in) { return contiguous_chunk_partials(in, 250); }},
+       1},
+      {{"int_accumulator<<<1, 250>>>", where + "int_accumulator.cu",
+        [](const int* in, std::size_t n, Workspace& ws) {
+          return mistakes::int_accumulator(in, n, 250, ws);
+        },
+        [](const std::vector<int>& in) { return interleaved_partials(in, 250); }},
+       1},
+      {{"skips_last_element<<<7, 96>>>", where + "skips_last_element.cu",
+        [](const int* in, std::size_t n, Workspace& ws) {
+          return mistakes::skips_last_element(in, n, 7, 96, ws);
+        },
+        [](const std::vector<int>& in) { return grid_stride_partials(in, 7, 96); }},
+       1},
+      {{"missing_syncthreads<<<13, 256>>>", where + "missing_syncthreads.cu",
+        [](const int* in, std::size_t n, Workspace& ws) {
+          return mistakes::missing_syncthreads(in, n, 13, 256, ws);
+        },
+        [](const std::vector<int>& in) { return per_block_partials(in, 13, 256); }},
+       5},
+  };
+}
+
+class KnownMistakes : public ::testing::TestWithParam<KnownMistake> {};
+
+TEST_P(KnownMistakes, AreRejectedByTheTests) {
+  const KnownMistake& mistake = GetParam();
+  for (std::size_t n : test_sizes()) {
+    for (int run = 0; run < mistake.runs_per_size; ++run) {
+      const ::testing::AssertionResult verdict =
+          matches_cpu(mistake.step, test_input(n, 1000 + run));
+      if (!verdict) {
+        std::cout << "Rejected as expected. What the learner sees:\n" << verdict.message() << "\n";
+        return;
+      }
+    }
+  }
+  FAIL() << mistake.step.name << " passed every check: the tests cannot catch this mistake";
+}
+
+INSTANTIATE_TEST_SUITE_P(Mistakes, KnownMistakes, ::testing::ValuesIn(known_mistakes()),
+                         [](const ::testing::TestParamInfo<KnownMistake>& info) {
+                           const std::string& name = info.param.step.name;
+                           return name.substr(0, name.find('<'));
+                         });
+
+}  // namespace
+}  // namespace sum_of_squares::testing
