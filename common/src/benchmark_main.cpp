@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
                                                           std::to_string(gpu.compute_capability_minor));
     benchmark::AddCustomContext("multiprocessors", std::to_string(gpu.multiprocessor_count));
     benchmark::AddCustomContext("peak_dram_GB/s", std::to_string(gpu.peak_dram_gb_per_s()));
+    course::bench::register_chapter_benchmarks();
     benchmark::Initialize(&argc, argv);
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     benchmark::RunSpecifiedBenchmarks();

@@ -6,8 +6,13 @@ namespace course {
 
 namespace {
 
+// check_last_launch() names its expression "launch of <kernel>"; recent runtimes report an
+// impossible block size as cudaErrorInvalidValue, which then gets the configuration hint.
+constexpr const char* kLaunchPrefix = "launch of ";
+
 // One line of advice for the failures learners actually meet.
-const char* hint_for(cudaError_t code) {
+const char* hint_for(cudaError_t code, bool is_launch) {
+  if (is_launch && code == cudaErrorInvalidValue) code = cudaErrorInvalidConfiguration;
   switch (code) {
     case cudaErrorNoDevice:
     case cudaErrorInsufficientDriver:
@@ -50,7 +55,8 @@ std::string describe_cuda_failure(cudaError_t code, const std::string& expressio
   std::ostringstream out;
   out << file << ":" << line << ": " << expression << " failed: " << cudaGetErrorName(code)
       << " (" << cudaGetErrorString(code) << ")";
-  if (const char* hint = hint_for(code)) out << ". " << hint;
+  const bool is_launch = expression.rfind(kLaunchPrefix, 0) == 0;
+  if (const char* hint = hint_for(code, is_launch)) out << ". " << hint;
   return out.str();
 }
 
@@ -70,7 +76,7 @@ void throw_cuda_error(cudaError_t code, const char* expression, const char* file
 void check_last_launch(const char* what, const char* file, int line) {
   const cudaError_t status = cudaGetLastError();
   if (status != cudaSuccess) {
-    throw_cuda_error(status, (std::string("launch of ") + what).c_str(), file, line);
+    throw_cuda_error(status, (std::string(kLaunchPrefix) + what).c_str(), file, line);
   }
 }
 

@@ -7,6 +7,10 @@
 // host's addition shrink by a factor of blockDim.x.
 // Why __syncthreads(): a level reads what OTHER warps wrote at the level before. Without the
 // barrier a warp can read a slot before its writer has run: a race, wrong sums at random.
+// Also new: each thread issues kLoadsInFlight independent loads before it uses any of them.
+// A DRAM load takes hundreds of cycles (step 0); to keep the memory busy the whole GPU must
+// have (bandwidth x latency) bytes in flight, several megabytes, more than one load per thread
+// gives. This is what brings the kernel close to the vendor library's throughput.
 #include "course/errors.hpp"
 #include "sum_of_squares.cuh"
 #include "sum_of_squares_device.cuh"
@@ -15,12 +19,16 @@ namespace sum_of_squares::exercise {
 
 namespace {
 
+constexpr int kLoadsInFlight = 8;
+
 __global__ void block_reduction_kernel(const int* input, std::size_t n,
                                        unsigned long long* partials,
                                        unsigned long long* block_cycles) {
   extern __shared__ unsigned long long block_sums[];  // blockDim.x slots
   const long long start = clock64();
-  // TODO: (1) as in step 4, each thread sums the squares of its grid-stride elements;
+  // TODO: (1) as in step 4, each thread sums the squares of its grid-stride elements, but
+  //           loads kLoadsInFlight of them (i, i + G, ..., strided by the grid's G threads)
+  //           into registers before adding any; the remaining elements one at a time;
   //       (2) store that sum in block_sums[threadIdx.x] and wait for the whole block;
   //       (3) halve: for stride = blockDim.x / 2, blockDim.x / 4, ..., 1, threads below
   //           `stride` add block_sums[t + stride] into block_sums[t]; wait after each level;

@@ -4,6 +4,10 @@
 // host's addition shrink by a factor of blockDim.x.
 // Why __syncthreads(): a level reads what OTHER warps wrote at the level before. Without the
 // barrier a warp can read a slot before its writer has run: a race, wrong sums at random.
+// Also new: each thread issues kLoadsInFlight independent loads before it uses any of them.
+// A DRAM load takes hundreds of cycles (step 0); to keep the memory busy the whole GPU must
+// have (bandwidth x latency) bytes in flight, several megabytes, more than one load per thread
+// gives. This is what brings the kernel close to the vendor library's throughput.
 #include "course/errors.hpp"
 #include "sum_of_squares.cuh"
 #include "sum_of_squares_device.cuh"
@@ -12,13 +16,17 @@ namespace sum_of_squares::solution {
 
 namespace {
 
+constexpr int kLoadsInFlight = 8;
+
 __global__ void block_reduction_kernel(const int* input, std::size_t n,
                                        unsigned long long* partials,
                                        unsigned long long* block_cycles) {
   extern __shared__ unsigned long long block_sums[];  // blockDim.x slots
   const long long start = clock64();
   // BEGIN SOLUTION
-  // TODO: (1) as in step 4, each thread sums the squares of its grid-stride elements;
+  // TODO: (1) as in step 4, each thread sums the squares of its grid-stride elements, but
+  //           loads kLoadsInFlight of them (i, i + G, ..., strided by the grid's G threads)
+  //           into registers before adding any; the remaining elements one at a time;
   //       (2) store that sum in block_sums[threadIdx.x] and wait for the whole block;
   //       (3) halve: for stride = blockDim.x / 2, blockDim.x / 4, ..., 1, threads below
   //           `stride` add block_sums[t + stride] into block_sums[t]; wait after each level;
@@ -26,7 +34,15 @@ __global__ void block_reduction_kernel(const int* input, std::size_t n,
   const std::size_t g = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t grid_threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long sum = 0;
-  for (std::size_t i = g; i < n; i += grid_threads) sum += square(input[i]);
+  std::size_t i = g;
+  for (; i + (kLoadsInFlight - 1) * grid_threads < n; i += kLoadsInFlight * grid_threads) {
+    int x[kLoadsInFlight];
+#pragma unroll
+    for (int k = 0; k < kLoadsInFlight; ++k) x[k] = input[i + k * grid_threads];  // all issued
+#pragma unroll
+    for (int k = 0; k < kLoadsInFlight; ++k) sum += square(x[k]);  // ... before any is used
+  }
+  for (; i < n; i += grid_threads) sum += square(input[i]);  // the last few, one at a time
   block_sums[threadIdx.x] = sum;
   __syncthreads();  // every thread's sum is in shared memory before anyone reads it
   for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {

@@ -51,6 +51,10 @@ std::string diagnose_sum(const std::vector<int>& input, std::uint64_t expected,
 
 }  // namespace
 
+void PrintTo(Implementation implementation, std::ostream* out) {
+  *out << (implementation == Implementation::solution ? "solution" : "exercise");
+}
+
 std::uint64_t cpu_sum_of_squares(const std::vector<int>& input) {
   std::uint64_t sum = 0;
   for (int x : input) sum += square(x);

@@ -43,6 +43,7 @@ struct StepUnderTest {
 };
 
 enum class Implementation { solution, exercise };
+void PrintTo(Implementation implementation, std::ostream* out);  // for gtest's messages
 
 // Steps 1-5 of one implementation, with the launch configurations the tests use.
 std::vector<StepUnderTest> sum_steps(Implementation implementation);

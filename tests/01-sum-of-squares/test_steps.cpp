@@ -15,6 +15,7 @@ namespace sum_of_squares::testing {
 // gtest prints parameters of failing tests; a step prints as its name.
 void PrintTo(const StepUnderTest& step, std::ostream* out) { *out << step.name; }
 
+
 namespace {
 
 std::string id_of(const StepUnderTest& step) { return step.name.substr(0, step.name.find('<')); }
@@ -69,13 +70,14 @@ TEST_P(SumOfSquares, MatchesCpuForManyLaunchConfigurations) {
   }
 }
 
-TEST_P(SumOfSquares, ReportsTheGpuCyclesOfEveryStep) {
+TEST_P(SumOfSquares, MatchesCpuAndReportsTheGpuCyclesOfEveryStep) {
   const std::vector<int> input = test_input(4096);
   const course::DeviceBuffer<int> device_input(input);
   for (const StepUnderTest& step : sum_steps(GetParam())) {
     Workspace workspace;
     workspace.poison_before_each_run(true);
     const Result result = step.run(device_input.data(), input.size(), workspace);
+    EXPECT_EQ(result.sum, cpu_sum_of_squares(input)) << step.name << ": edit " << step.source_file;
     EXPECT_GT(result.gpu_cycles, 0u) << step.name;
     EXPECT_NE(result.gpu_cycles, ~0ull) << step.name << ": no block recorded its cycles";
   }

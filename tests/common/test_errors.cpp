@@ -53,6 +53,15 @@ TEST(DescribeCudaFailure, PointsOutOfBoundsAccessesToTheMemcheckSetup) {
   EXPECT_NE(message.find("--setup=memcheck"), std::string::npos) << message;
 }
 
+TEST(DescribeCudaFailure, ExplainsAnInvalidValueFromALaunchAsABadConfiguration) {
+  const std::string message =
+      course::describe_cuda_failure(cudaErrorInvalidValue, "launch of my_kernel", "x.cu", 7);
+  EXPECT_NE(message.find("1024 threads"), std::string::npos) << message;
+  const std::string not_a_launch =
+      course::describe_cuda_failure(cudaErrorInvalidValue, "cudaMemcpy(...)", "x.cu", 7);
+  EXPECT_EQ(not_a_launch.find("1024 threads"), std::string::npos) << not_a_launch;
+}
+
 TEST(DescribeCudaFailure, PointsWrongArchitectureToTheGpuArchOption) {
   const std::string message =
       course::describe_cuda_failure(cudaErrorNoKernelImageForDevice, "launch", "x.cu", 7);

@@ -62,6 +62,11 @@ void set_flops_counters(benchmark::State& state, const GpuTiming& timing, double
 // tests); returns `correct` so the caller can `if (!skip_unless_correct(...)) return;`.
 bool skip_unless_correct(benchmark::State& state, bool correct, const std::string& why);
 
+// Each chapter's bench_<name>.cu defines this: it registers the chapter's benchmarks. The
+// course benchmark main calls it once a GPU is known to be there, so registration may probe
+// the GPU (for example to run the exercise once and see whether it is correct yet).
+void register_chapter_benchmarks();
+
 // Registers "DeviceToDeviceCopy/<bytes>": the copy bandwidth that this GPU reaches in the
 // same run (bytes read plus bytes written), the practical ceiling for memory-bound kernels.
 void register_copy_bandwidth_benchmark(std::size_t bytes);
