@@ -66,7 +66,8 @@ struct StepEntry {
   const char* name;
   StepFn solution;
   StepFn exercise;
-  bool grid;      // uses grid_blocks(n); otherwise one block
+  bool grid;      // uses grid_blocks(n) blocks; otherwise one block
+  int threads;    // per block
   int max_log2n;  // larger inputs would take seconds per sample
 };
 
@@ -80,20 +81,21 @@ Result threads_only(const int* in, std::size_t n, int, int threads, Workspace& w
 
 const StepEntry kSteps[] = {
     {"step1_one_thread", no_config<solution::step1_one_thread>,
-     no_config<exercise::step1_one_thread>, false, 20},
+     no_config<exercise::step1_one_thread>, false, 1, 20},
     {"step2_contiguous_chunks", threads_only<solution::step2_contiguous_chunks>,
-     threads_only<exercise::step2_contiguous_chunks>, false, 24},
+     threads_only<exercise::step2_contiguous_chunks>, false, kOneBlockThreads, 24},
     {"step3_interleaved", threads_only<solution::step3_interleaved>,
-     threads_only<exercise::step3_interleaved>, false, 28},
-    {"step4_grid_stride", solution::step4_grid_stride, exercise::step4_grid_stride, true, 28},
+     threads_only<exercise::step3_interleaved>, false, kOneBlockThreads, 28},
+    {"step4_grid_stride", solution::step4_grid_stride, exercise::step4_grid_stride, true,
+     kGridThreads, 28},
     {"step5_block_reduction", solution::step5_block_reduction,
-     exercise::step5_block_reduction, true, 28},
+     exercise::step5_block_reduction, true, kGridThreads, 28},
 };
 
 void bench_step(benchmark::State& state, const StepEntry& step, bool is_solution, std::size_t n) {
   const Input& input = input_of_size(n);
   const int blocks = step.grid ? grid_blocks(n) : 1;
-  const int threads = step.grid ? kGridThreads : kOneBlockThreads;
+  const int threads = step.threads;
   const StepFn run = is_solution ? step.solution : step.exercise;
   Workspace workspace;
   const Result check = run(input.device.data(), n, blocks, threads, workspace);
@@ -192,8 +194,7 @@ bool exercise_step_is_correct(const StepEntry& step) {
   const Input& input = input_of_size(4099);
   Workspace workspace;
   const int blocks = step.grid ? 3 : 1;
-  const int threads = step.grid ? kGridThreads : kOneBlockThreads;
-  return step.exercise(input.device.data(), input.host.size(), blocks, threads, workspace).sum ==
+  return step.exercise(input.device.data(), input.host.size(), blocks, step.threads, workspace).sum ==
          input.expected;
 }
 
