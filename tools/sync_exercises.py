@@ -25,7 +25,7 @@ from pathlib import Path
 
 BEGIN = re.compile(r"^(\s*)// BEGIN SOLUTION\s*$")
 END = re.compile(r"^\s*// END SOLUTION\s*$")
-TODO_START = re.compile(r"^\s*// TODO:")
+TODO_START = re.compile(r"^\s*// TODO\b")
 COMMENT = re.compile(r"^\s*//")
 NAMESPACE = re.compile(r"\bnamespace ((?:\w+::)*)solution\b")
 SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".hpp", ".h"}

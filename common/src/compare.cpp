@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <cmath>
 #include <sstream>
+#include <stdexcept>
 
 #include "course/random.hpp"
 
@@ -168,6 +169,21 @@ ComparisonReport compare_relative(const std::vector<double>& expected,
                                   const std::vector<double>& got, double tolerance, double scale,
                                   std::size_t row_width) {
   return relative(expected, got, tolerance, scale, row_width);
+}
+
+ComparisonReport compare_within(const std::vector<double>& expected, const std::vector<float>& got,
+                                const std::vector<double>& bound, std::size_t row_width) {
+  if (bound.size() != expected.size()) {
+    throw std::invalid_argument("compare_within: one bound per expected element is needed");
+  }
+  std::size_t i = 0;  // compare_with walks the elements in order
+  ComparisonReport report = compare_with(expected, got, row_width, [&](double e, float g) {
+    const double limit = bound[i++];
+    const double value = g;
+    return std::isfinite(value) && std::fabs(value - e) <= limit;
+  });
+  diagnose(report, expected, got, 1e-6);
+  return report;
 }
 
 }  // namespace course

@@ -50,4 +50,9 @@ ComparisonReport compare_relative(const std::vector<double>& expected,
                                   const std::vector<double>& got, double tolerance,
                                   double scale = 0.0, std::size_t row_width = 0);
 
+// Floating point with a bound per element: element i passes when
+// |got - expected| <= bound[i] (absolute). NaN and Inf always fail.
+ComparisonReport compare_within(const std::vector<double>& expected, const std::vector<float>& got,
+                                const std::vector<double>& bound, std::size_t row_width = 0);
+
 }  // namespace course

@@ -1,0 +1,54 @@
+#include "course/matmul.hpp"
+
+#include <cmath>
+#include <stdexcept>
+
+#include "course/random.hpp"
+
+namespace course::matmul {
+
+std::string Shape::text() const {
+  if (m == k && k == n) return "Width " + std::to_string(m);
+  return std::to_string(m) + "x" + std::to_string(k) + "x" + std::to_string(n);
+}
+
+double flops(Shape shape) { return 2.0 * shape.m * shape.n * static_cast<double>(shape.k); }
+
+Reference cpu_reference(const std::vector<float>& M, const std::vector<float>& N, Shape shape) {
+  const std::size_t m = shape.m, k = shape.k, n = shape.n;
+  if (M.size() != m * k || N.size() != k * n) {
+    throw std::invalid_argument("cpu_reference: matrix sizes do not match the shape " +
+                                shape.text());
+  }
+  Reference reference;
+  reference.product.assign(m * n, 0.0);
+  std::vector<double> absolute(m * n, 0.0);
+  // i-k-j order: the inner loop walks rows of N and P, which is cache friendly.
+  for (std::size_t i = 0; i < m; ++i) {
+    double* p = &reference.product[i * n];
+    double* a = &absolute[i * n];
+    for (std::size_t kk = 0; kk < k; ++kk) {
+      const double mik = M[i * k + kk];
+      const float* row = &N[kk * n];
+      for (std::size_t j = 0; j < n; ++j) {
+        p[j] += mik * row[j];
+        a[j] += std::fabs(mik * row[j]);
+      }
+    }
+  }
+  const double u = std::ldexp(1.0, -24);
+  const double terms = static_cast<double>(k) + 2.0;
+  const double gamma = terms * u / (1.0 - terms * u);
+  reference.error_bound.resize(m * n);
+  for (std::size_t i = 0; i < m * n; ++i) {
+    // The smallest normal float keeps a bound of 0 (all-zero row) from rejecting a -0.0.
+    reference.error_bound[i] = gamma * absolute[i] + 1e-37;
+  }
+  return reference;
+}
+
+std::vector<float> random_matrix(int rows, int columns, std::uint64_t seed) {
+  return random_floats(static_cast<std::size_t>(rows) * columns, -1.0f, 1.0f, seed);
+}
+
+}  // namespace course::matmul
