@@ -3,9 +3,9 @@
 #   release build for the GPU here; solution + host suites; exercise suite (must fail as
 #   shipped); optionally compute-sanitizer (memcheck, racecheck, synccheck) on the solutions;
 #   optionally the benchmark with JSON output.
-# usage: tools/gpu_check.sh CHAPTER OUTDIR [tests] [sanitizers] [bench]
+# usage: tools/gpu_check.sh CHAPTER[,CHAPTER...] OUTDIR [tests] [sanitizers] [bench]
 set -u
-chapter=$1
+chapters=$1
 out=$2
 shift 2
 what=" $* "
@@ -14,7 +14,7 @@ mkdir -p "$out"
 arch=${GPU_ARCH:-native}
 
 if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" -Dbuildtype=release -Dgpu_arch="$arch" -Dchapters="$chapter" \
+  meson setup "$build" -Dbuildtype=release -Dgpu_arch="$arch" -Dchapters="$chapters" \
     > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 fi
 ninja -C "$build" >> "$out/build.log" 2>&1 || { grep -B2 -A12 -m5 'error' "$out/build.log"; exit 1; }
@@ -29,14 +29,22 @@ if [[ $what == *" tests "* ]]; then
   meson test -C "$build" --suite exercise >> "$out/tests.log" 2>&1
   echo "rc=$?"
   cp "$build/meson-logs/testlog.txt" "$out/exercise-testlog.txt"
+  echo "== what the tests print for each known mistake"
+  for t in "$build"/chapters/*/tests/test-*-gpu; do
+    "$t" --gtest_filter='Mistakes/*' >> "$out/mistakes.log" 2>&1
+  done
+  grep -cE '^\[       OK \] Mistakes' "$out/mistakes.log" | sed 's/^/mistakes rejected: /'
   grep -cE '^\[  FAILED  \]' "$out/exercise-testlog.txt" | sed 's/^/exercise tests failed: /'
   grep -cE '^\[       OK \]' "$out/exercise-testlog.txt" | sed 's/^/exercise tests passed: /'
 fi
 
+suites=()
+for chapter in ${chapters//,/ }; do suites+=(--suite "$chapter:solution"); done
+
 if [[ $what == *" sanitizers "* ]]; then
   for tool in memcheck racecheck synccheck; do
     echo "== compute-sanitizer $tool on the solutions"
-    meson test -C "$build" --setup="$tool" --suite "$chapter:solution" --no-suite mistakes --print-errorlogs \
+    meson test -C "$build" --setup="$tool" "${suites[@]}" --no-suite mistakes --print-errorlogs \
       > "$out/sanitizer-$tool.log" 2>&1
     echo "rc=$?"
     grep -E '^ *[0-9]+/[0-9]+ ' "$out/sanitizer-$tool.log"
@@ -45,8 +53,11 @@ if [[ $what == *" sanitizers "* ]]; then
 fi
 
 if [[ $what == *" bench "* ]]; then
-  echo "== benchmark"
-  bench=$(find "$build/chapters/$chapter" -maxdepth 1 -name 'bench-*' -type f -perm -u+x | head -1)
-  "$bench" --benchmark_out="$out/bench.json" --benchmark_out_format=json \
-    --benchmark_counters_tabular=true 2>&1 | tee "$out/bench.txt" | grep -vE '_(mean|stddev|cv) '
+  for chapter in ${chapters//,/ }; do
+    echo "== benchmark $chapter"
+    bench=$(find "$build/chapters/$chapter" -maxdepth 1 -name 'bench-*' -type f -perm -u+x | head -1)
+    "$bench" --benchmark_out="$out/bench-$chapter.json" --benchmark_out_format=json \
+      --benchmark_counters_tabular=true 2>&1 | tee "$out/bench-$chapter.txt" |
+      grep -E '_median|ERROR|^gpu' | sed -E 's/ +[0-9.]+ [um]?s +[0-9]+ / /'
+  done
 fi

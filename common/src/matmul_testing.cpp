@@ -82,6 +82,10 @@ std::size_t guard_elements(Shape shape) {
     message << "\n  " << outside << " elements were written OUTSIDE P (past its end or before "
             << "its start): threads outside the matrix must not store (a missing bounds check?)";
   }
+  if (report.mismatches == report.checked &&
+      std::all_of(got.begin(), got.end(), [](float v) { return v == 0.0f; })) {
+    message << "\n  Every element is 0: the products were never added up (is the TODO still open?)";
+  }
   if (report.non_finite > 0 && report.unwritten < report.mismatches) {
     message << "\n  NaN in the result often means a read outside M or N: the test surrounds "
             << "them with NaN so such reads show.";

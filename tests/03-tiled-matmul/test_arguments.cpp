@@ -1,0 +1,49 @@
+// Host tests (no GPU): the launchers reject what the kernel cannot do.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "tiled_matmul.cuh"
+
+namespace tiled_matmul {
+namespace {
+
+float dummy[1];
+
+std::string message_of(void (*matmul)(const float*, const float*, float*, int, int), int width,
+                       int tile) {
+  try {
+    matmul(dummy, dummy, dummy, width, tile);
+  } catch (const std::invalid_argument& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(TiledMatmulArguments, WidthThatIsNotAMultipleOfTheTilePointsToChapter04) {
+  for (auto matmul : {solution::matmul, exercise::matmul}) {
+    for (int tile : kTileWidths) {
+      for (int width : {1, tile - 1, tile + 1, 3 * tile + 5, 1000 + (tile == 8 ? 1 : 0)}) {
+        const std::string message = message_of(matmul, width, tile);
+        EXPECT_NE(message.find("not a multiple"), std::string::npos) << width << ": " << message;
+        EXPECT_NE(message.find("04-arbitrary-width-tiles"), std::string::npos) << message;
+      }
+    }
+  }
+}
+
+TEST(TiledMatmulArguments, TileWidthsTheKernelIsNotCompiledForAreRejected) {
+  for (int tile : {0, 4, 12, 64}) {
+    EXPECT_NE(message_of(solution::matmul, 64, tile).find("8, 16 or 32"), std::string::npos);
+  }
+}
+
+TEST(TiledMatmulArguments, BadMatricesAreRejectedAsInChapter02) {
+  EXPECT_NE(message_of(solution::matmul, 0, 16).find("at least 1"), std::string::npos);
+  EXPECT_NE(message_of(solution::matmul, 46368, 16).find("32-bit"), std::string::npos);
+  EXPECT_THROW(solution::matmul(nullptr, dummy, dummy, 16, 16), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace tiled_matmul
