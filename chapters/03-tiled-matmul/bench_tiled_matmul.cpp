@@ -5,6 +5,7 @@
 
 #include "course/matmul_benchmark.hpp"
 #include "naive_matmul.cuh"
+#include "samples_formulation.cuh"
 #include "tiled_matmul.cuh"
 
 void course::bench::register_chapter_benchmarks() {
@@ -28,6 +29,8 @@ void course::bench::register_chapter_benchmarks() {
           },
           width, "the solution" + wrong + "03-tiled-matmul:solution");
     }
+    register_matmul_row("cuda-samples/matrixMul_32", tiled_matmul::samples::matmul, width,
+                        "the cuda-samples formulation" + wrong + "03-tiled-matmul:solution");
     register_matmul_row(
         "Chapter02/naive_16x16",
         [](const float* M, const float* N, float* P, int w) {

@@ -8,6 +8,7 @@
 
 #include "course/matmul_testing.hpp"
 #include "course/testing.hpp"
+#include "samples_formulation.cuh"
 #include "tiled_matmul.cuh"
 
 namespace tiled_matmul {
@@ -47,6 +48,18 @@ TEST_P(TiledMatmul, MatchesCpuWhenWidthIsAMultipleOfTheTile) {
         }
       }};
   EXPECT_TRUE(course::matmul::matches_cpu(under_test, course::matmul::Shape::square(width)));
+}
+
+// The yardstick of the benchmark must compute the same product.
+TEST(SolutionSamplesFormulation, MatchesCpu) {
+  const course::matmul::MatmulUnderTest samples{
+      "cuda-samples formulation", "chapters/03-tiled-matmul/samples_formulation.cu",
+      [](const float* M, const float* N, float* P, course::matmul::Shape shape) {
+        samples::matmul(M, N, P, shape.n);
+      }};
+  for (int width : {32, 96, 256}) {
+    EXPECT_TRUE(course::matmul::matches_cpu(samples, course::matmul::Shape::square(width)));
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Solution, TiledMatmul,
