@@ -96,10 +96,12 @@ void register_cublas_row(int width) {
 }
 
 void register_matmul_row(const std::string& name, SquareMatmul run, int width,
-                         const std::string& why_wrong, int repetitions) {
+                         const std::string& why_wrong, int repetitions,
+                         const benchmark::UserCounters& counters) {
   benchmark::RegisterBenchmark(
       (name + width_suffix(width)).c_str(),
-      [run, width, why_wrong](benchmark::State& state) {
+      [run, width, why_wrong, counters](benchmark::State& state) {
+        for (const auto& [counter, value] : counters) state.counters[counter] = value;
         Inputs& in = inputs_for(width);
         if (!bench::skip_unless_correct(state, agrees_with_cublas(in, run, width), why_wrong)) {
           return;

@@ -18,8 +18,10 @@ void register_cublas_row(int width);
 
 // "<name>/Width:<width>": GFLOP/s and % of cuBLAS at that width. A kernel that disagrees with
 // cuBLAS beyond the float error bound is skipped with `why_wrong` (say which tests to run).
+// `counters` are added to the row as they are (e.g. the shared memory a block uses).
 void register_matmul_row(const std::string& name, SquareMatmul run, int width,
-                         const std::string& why_wrong, int repetitions = 5);
+                         const std::string& why_wrong, int repetitions = 5,
+                         const benchmark::UserCounters& counters = {});
 
 // Runs `run` once at a small odd width and checks it against cuBLAS: lets a chapter register
 // an unfinished exercise with one repetition (one "skipped" line instead of one per repeat).

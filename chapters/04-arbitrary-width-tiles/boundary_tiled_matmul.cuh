@@ -1,0 +1,34 @@
+// Chapter 04, tiles with boundary checks: the API that the exercise, the solution and the
+// known-wrong variants implement. The tiled kernel of chapter 03, made correct for any size:
+// square Width x Width (steps 1-3), then rectangular M (m x k) times N (k x n) (step 4).
+// All matrices row-major floats in GPU memory.
+#pragma once
+
+namespace boundary_tiled_matmul {
+
+// The tile widths the kernels are compiled for. 2 is there for the README's 3 x 3 example
+// and for tests that cross many tile boundaries.
+inline constexpr int kTileWidths[] = {2, 8, 16, 32};
+
+// Shared argument checks (std::invalid_argument with what to pass instead): sizes of at least
+// 1, every matrix's element count below 2^31 (the kernels index with int), non-null pointers,
+// and a tile width from kTileWidths.
+void check_arguments(const char* function, const float* M, const float* N, const float* P,
+                     int m, int k, int n, int tile_width);
+
+#define BOUNDARY_TILED_MATMUL_DECLARE_STEPS                                                    \
+  /* Steps 1-3: P = M x N for any Width: guarded M loads, guarded N loads, guarded store. */  \
+  void matmul(const float* M, const float* N, float* P, int width, int tile_width);           \
+  /* Step 4: P (m x n) = M (m x k) x N (k x n), all three sizes arbitrary. */                 \
+  void matmul_rectangular(const float* M, const float* N, float* P, int m, int k, int n,      \
+                          int tile_width);
+
+namespace solution {
+BOUNDARY_TILED_MATMUL_DECLARE_STEPS
+}  // namespace solution
+
+namespace exercise {
+BOUNDARY_TILED_MATMUL_DECLARE_STEPS
+}  // namespace exercise
+
+}  // namespace boundary_tiled_matmul
