@@ -51,7 +51,7 @@ INSTANTIATE_TEST_SUITE_P(
                       KnownMistake{"store_unguarded", mistakes::store_unguarded}),
     [](const ::testing::TestParamInfo<KnownMistake>& info) { return std::string(info.param.name); });
 
-// Run under memcheck by the Meson test that expects it to fail (expect_memcheck_error.py).
+// Run under memcheck by the Meson test that expects it to fail (expect_sanitizer_error.py).
 TEST(MemcheckOnlyMistakes, OnlyLastPhaseGuardedGivesRightNumbersFromOutOfBoundsReads) {
   for (int width : {17, 33}) {
     EXPECT_TRUE(course::matmul::matches_cpu(

@@ -1,0 +1,119 @@
+// Chapter 05, parallel reduction: the five classic kernels (after Mark Harris, "Optimizing
+// Parallel Reduction in CUDA"), each fixing the previous one's problem. This header is the API
+// that the exercise, the solution and the known-wrong variants implement, and the multi-pass
+// host loop they share. Plain C++ apart from the templates' use of the CUDA runtime.
+//
+// One PASS reduces n elements to one sum per block. The host launches passes on the block sums
+// until one value remains: blocks cannot wait for each other inside a kernel, so the kernel
+// boundary is the global barrier.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+
+#include "course/device_buffer.hpp"
+#include "course/errors.hpp"
+#include "course/math.hpp"
+
+namespace reduction {
+
+// A pass: block b of a grid of ceil_div(n, block_size * elements_per_thread) blocks writes the
+// sum of its slice of `input` to block_sums[b]. block_size threads per block, run time value.
+template <typename T>
+using PassFn = void (*)(const T* input, T* block_sums, std::size_t n, int block_size);
+
+struct KernelInfo {
+  int number;                // 1 to 5
+  const char* name;          // e.g. "reduce3_sequential_addressing"
+  int elements_per_thread;   // 1, or 2 for "first add during load"
+};
+inline constexpr KernelInfo kKernels[] = {
+    {1, "reduce1_interleaved_divergent", 1},
+    {2, "reduce2_interleaved_bank_conflicts", 1},
+    {3, "reduce3_sequential_addressing", 1},
+    {4, "reduce4_first_add_during_load", 2},
+    {5, "reduce5_unroll_last_warp", 2},
+};
+
+// Powers of two from 64 to 1024: the trees halve the block, and kernel 5's last warp reads
+// sdata[tid + 32], so at least 64 threads. Otherwise std::invalid_argument.
+void check_block_size(const char* function, int block_size);
+void check_input(const char* function, const void* input, std::size_t n);
+
+// Two ping-pong buffers of block sums, reused from call to call (timing leaves allocation out).
+template <typename T>
+struct Workspace {
+  course::DeviceBuffer<T> first, second;
+};
+
+// The whole reduction: passes until one value is left, then that value copied to the host.
+// n = 0 gives 0, the identity of the sum.
+template <typename T>
+T reduce(PassFn<T> pass, int elements_per_thread, const T* input, std::size_t n, int block_size,
+         Workspace<T>& workspace) {
+  check_input("reduction::reduce", input, n);
+  check_block_size("reduction::reduce", block_size);
+  if (n == 0) return T(0);
+  const std::size_t per_block = static_cast<std::size_t>(block_size) * elements_per_thread;
+  const std::size_t first_sums = course::ceil_div(n, per_block);
+  workspace.first.reserve_discard(first_sums);
+  workspace.second.reserve_discard(first_sums);
+  const T* in = input;
+  T* out = workspace.first.data();
+  std::size_t count = n;
+  while (count > 1) {
+    pass(in, out, count, block_size);
+    count = course::ceil_div(count, per_block);
+    in = out;
+    out = out == workspace.first.data() ? workspace.second.data() : workspace.first.data();
+  }
+  T result{};
+  COURSE_CHECK(cudaMemcpy(&result, in, sizeof(T), cudaMemcpyDeviceToHost));
+  return result;
+}
+
+#define REDUCTION_DECLARE_PASSES                                                    \
+  template <typename T>                                                             \
+  void reduce1_pass(const T* input, T* block_sums, std::size_t n, int block_size); \
+  template <typename T>                                                             \
+  void reduce2_pass(const T* input, T* block_sums, std::size_t n, int block_size); \
+  template <typename T>                                                             \
+  void reduce3_pass(const T* input, T* block_sums, std::size_t n, int block_size); \
+  template <typename T>                                                             \
+  void reduce4_pass(const T* input, T* block_sums, std::size_t n, int block_size); \
+  template <typename T>                                                             \
+  void reduce5_pass(const T* input, T* block_sums, std::size_t n, int block_size);
+
+// Each kernel file instantiates its pass for the element types the course uses.
+#define REDUCTION_INSTANTIATE_PASS(pass)                                        \
+  template void pass<int>(const int*, int*, std::size_t, int);                  \
+  template void pass<float>(const float*, float*, std::size_t, int);            \
+  template void pass<double>(const double*, double*, std::size_t, int);
+
+namespace solution {
+REDUCTION_DECLARE_PASSES
+}  // namespace solution
+
+namespace exercise {
+REDUCTION_DECLARE_PASSES
+}  // namespace exercise
+
+// The pass of kernel `number` (1-5) of an implementation, for element type T.
+template <typename T>
+PassFn<T> solution_pass(int number) {
+  constexpr PassFn<T> passes[] = {solution::reduce1_pass<T>, solution::reduce2_pass<T>,
+                                  solution::reduce3_pass<T>, solution::reduce4_pass<T>,
+                                  solution::reduce5_pass<T>};
+  return passes[number - 1];
+}
+template <typename T>
+PassFn<T> exercise_pass(int number) {
+  constexpr PassFn<T> passes[] = {exercise::reduce1_pass<T>, exercise::reduce2_pass<T>,
+                                  exercise::reduce3_pass<T>, exercise::reduce4_pass<T>,
+                                  exercise::reduce5_pass<T>};
+  return passes[number - 1];
+}
+
+}  // namespace reduction

@@ -1,0 +1,41 @@
+// Exercise file: replace every TODO below with your code. Check it with
+//   meson test -C build --suite 05-reduction:exercise
+// (generated from solutions/05-reduction/ by tools/sync_exercises.py)
+// Kernel 3: sequential addressing.
+// Changed from kernel 2: the stride starts at blockDim.x / 2 and halves; thread tid adds
+// sdata[tid + s] into sdata[tid]. A warp's 32 threads touch 32 consecutive words: one per
+// bank, no conflicts.
+// New problem: half the threads are idle from the very first level, and the first level is
+// the one with the most work; each thread loads only one element from global memory.
+#include "reduction.cuh"
+#include "reduction_device.cuh"
+
+namespace reduction::exercise {
+
+namespace {
+
+template <typename T>
+__global__ void reduce3_kernel(const T* input, T* block_sums, std::size_t n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
+  sdata[tid] = i < n ? input[i] : T(0);
+  __syncthreads();
+  // TODO: for s = blockDim.x / 2, then halving while s > 0: threads below s add
+  //       sdata[tid + s] into sdata[tid]; wait after every level.
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
+}  // namespace
+
+template <typename T>
+void reduce3_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
+  check_block_size("reduce3_pass", block_size);
+  const unsigned blocks = course::ceil_div(n, static_cast<std::size_t>(block_size));
+  reduce3_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
+  COURSE_CHECK_LAUNCH("reduce3_kernel");
+}
+
+REDUCTION_INSTANTIATE_PASS(reduce3_pass)
+
+}  // namespace reduction::exercise

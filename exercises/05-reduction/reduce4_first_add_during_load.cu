@@ -1,0 +1,43 @@
+// Exercise file: replace every TODO below with your code. Check it with
+//   meson test -C build --suite 05-reduction:exercise
+// (generated from solutions/05-reduction/ by tools/sync_exercises.py)
+// Kernel 4: first add during load.
+// Changed from kernel 3: each block covers 2 * blockDim.x elements, and every thread loads
+// two of them (blockDim.x apart, so both loads stay coalesced) and adds them before storing to
+// shared memory. Half the blocks for the same n; no thread is idle in the first addition, and
+// each thread has two loads in flight instead of one.
+#include "reduction.cuh"
+#include "reduction_device.cuh"
+
+namespace reduction::exercise {
+
+namespace {
+
+template <typename T>
+__global__ void reduce4_kernel(const T* input, T* block_sums, std::size_t n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  // TODO: this block's slice starts at blockIdx.x * (2 * blockDim.x). Thread tid loads the
+  //       elements tid and tid + blockDim.x of the slice (0 for any past n), adds them and
+  //       stores the sum in sdata[tid].
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
+}  // namespace
+
+template <typename T>
+void reduce4_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
+  check_block_size("reduce4_pass", block_size);
+  const unsigned blocks = course::ceil_div(n, 2 * static_cast<std::size_t>(block_size));
+  reduce4_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
+  COURSE_CHECK_LAUNCH("reduce4_kernel");
+}
+
+REDUCTION_INSTANTIATE_PASS(reduce4_pass)
+
+}  // namespace reduction::exercise

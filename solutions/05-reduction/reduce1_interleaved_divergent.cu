@@ -1,0 +1,45 @@
+// Kernel 1: interleaved addressing with divergent branching.
+// Each block copies its blockDim.x elements to shared memory and adds them as a tree: at
+// stride s, thread tid adds sdata[tid + s] into sdata[tid] if tid is a multiple of 2s.
+// Problem: `tid % (2 * s) == 0` selects every 2nd, 4th, 8th... thread, so every warp has a few
+// active threads and many idle ones (divergence), and % is a slow instruction.
+#include "reduction.cuh"
+#include "reduction_device.cuh"
+
+namespace reduction::solution {
+
+namespace {
+
+template <typename T>
+__global__ void reduce1_kernel(const T* input, T* block_sums, std::size_t n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
+  // The bounds test is on the GLOBAL index i: the last block may be partial. Missing elements
+  // count as 0, the identity of the sum.
+  sdata[tid] = i < n ? input[i] : T(0);
+  __syncthreads();
+  // BEGIN SOLUTION
+  // TODO: for s = 1, 2, 4, ... below blockDim.x: threads whose tid is a multiple of 2 * s add
+  //       sdata[tid + s] into sdata[tid]; the whole block waits after every level.
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
+    __syncthreads();  // the next level reads what this one wrote
+  }
+  // END SOLUTION
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
+}  // namespace
+
+template <typename T>
+void reduce1_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
+  check_block_size("reduce1_pass", block_size);
+  const unsigned blocks = course::ceil_div(n, static_cast<std::size_t>(block_size));
+  reduce1_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
+  COURSE_CHECK_LAUNCH("reduce1_kernel");
+}
+
+REDUCTION_INSTANTIATE_PASS(reduce1_pass)
+
+}  // namespace reduction::solution

@@ -1,0 +1,23 @@
+// Known-wrong reduction passes; test_mistakes.cpp checks that each is rejected (the last one
+// by compute-sanitizer's racecheck where the numbers happen to come out right).
+#pragma once
+
+#include <cstddef>
+
+namespace reduction::mistakes {
+
+// Kernel 3 without the __syncthreads() between tree levels.
+template <typename T>
+void missing_syncthreads_pass(const T* input, T* block_sums, std::size_t n, int block_size);
+
+// Kernel 3 with the stride loop stopping one level early (`s > 1`): the last addition, of
+// sdata[1] into sdata[0], never happens.
+template <typename T>
+void stride_off_by_one_pass(const T* input, T* block_sums, std::size_t n, int block_size);
+
+// Kernel 5 with the classic pre-Volta last warp: `volatile` and no __syncwarp(). A data race on
+// Volta and newer, whatever result it happens to give.
+template <typename T>
+void last_warp_volatile_only_pass(const T* input, T* block_sums, std::size_t n, int block_size);
+
+}  // namespace reduction::mistakes

@@ -1,0 +1,127 @@
+#include "reduction_checks.hpp"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "course/device_buffer.hpp"
+#include "course/random.hpp"
+#include "course/testing.hpp"
+
+namespace reduction::testing {
+
+namespace {
+
+template <typename T>
+const char* type_name();
+template <> const char* type_name<int>() { return "int"; }
+template <> const char* type_name<float>() { return "float"; }
+template <> const char* type_name<double>() { return "double"; }
+
+template <typename T>
+long double cpu_sum(const std::vector<T>& input) {
+  long double sum = 0;  // 64-bit mantissa: exact for the int inputs, far below float rounding
+  for (T x : input) sum += x;
+  return sum;
+}
+
+template <typename T>
+std::string text(T value) {
+  std::ostringstream out;
+  out.precision(std::numeric_limits<T>::max_digits10);
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+template <typename T>
+const std::vector<T>& test_input(std::size_t n, std::uint64_t seed) {
+  static std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<std::vector<T>>> cache;
+  auto& slot = cache[{n, seed}];
+  if (!slot) {
+    if constexpr (std::is_integral_v<T>) {
+      slot = std::make_unique<std::vector<T>>(course::random_ints(n, -16, 16, seed));
+    } else {
+      const auto values = course::random_doubles(n, -1.0, 1.0, seed);
+      slot = std::make_unique<std::vector<T>>(values.begin(), values.end());
+    }
+  }
+  return *slot;
+}
+
+const std::vector<std::size_t>& test_sizes() {
+  static const std::vector<std::size_t> sizes = [] {
+    std::vector<std::size_t> s = {1, 2, 31, 32, 33, 1023, 1024, 1025, 4096};
+    if (!course::under_sanitizer()) {
+      s.push_back((1u << 20) + 3);
+      s.push_back(1u << 26);
+    }
+    return s;
+  }();
+  return sizes;
+}
+
+template <typename T>
+double error_bound(const std::vector<T>& input) {
+  if constexpr (std::is_integral_v<T>) {
+    return 0.0;
+  } else {
+    const double u = std::numeric_limits<T>::epsilon() / 2;  // unit roundoff
+    const double levels = 2.0 * std::ceil(std::log2(std::max<double>(2.0, input.size()))) + 4.0;
+    const double gamma = levels * u / (1.0 - levels * u);
+    long double magnitude = 0;
+    for (T x : input) magnitude += std::fabs(x);
+    return gamma * static_cast<double>(magnitude);
+  }
+}
+
+template <typename T>
+::testing::AssertionResult matches_cpu(const PassUnderTest& under_test, PassFn<T> pass,
+                                       std::size_t n, int block_size, std::uint64_t seed) {
+  const std::vector<T>& input = test_input<T>(n, seed);
+  const course::DeviceBuffer<T> device_input(input);
+  Workspace<T> workspace;
+  const T got = reduce(pass, under_test.elements_per_thread, device_input.data(), n, block_size,
+                       workspace);
+  const long double expected = cpu_sum(input);
+  const double bound = error_bound(input);
+  const long double error = std::fabs(static_cast<long double>(got) - expected);
+  if (std::isfinite(static_cast<double>(got)) && error <= bound) {
+    return ::testing::AssertionSuccess();
+  }
+  std::ostringstream message;
+  message << under_test.name << "<" << type_name<T>() << ">, n = " << n << ", block size "
+          << block_size << ": the sum is " << text(got) << ", the CPU says "
+          << text(static_cast<double>(expected));
+  if (bound > 0) message << " (allowed error " << bound << ")";
+  message << ".\n  Edit: " << under_test.source_file;
+  std::string diagnosis;
+  if (n > 1 && got == input[0]) {
+    diagnosis = "the result is the first element alone: the block's tree never added anything "
+                "(is the TODO still open?)";
+  } else {
+    Workspace<T> again;
+    const T second = reduce(pass, under_test.elements_per_thread, device_input.data(), n,
+                            block_size, again);
+    if (!(second == got)) {
+      diagnosis = "a second run gave " + text(second) +
+                  ": the result changes from run to run, a race (a missing __syncthreads()?)";
+    }
+  }
+  if (!diagnosis.empty()) message << "\n  Diagnosis: " << diagnosis;
+  return ::testing::AssertionFailure() << message.str();
+}
+
+#define REDUCTION_CHECKS_FOR(T)                                                           \
+  template const std::vector<T>& test_input<T>(std::size_t, std::uint64_t);              \
+  template double error_bound<T>(const std::vector<T>&);                                 \
+  template ::testing::AssertionResult matches_cpu<T>(const PassUnderTest&, PassFn<T>,    \
+                                                     std::size_t, int, std::uint64_t);
+REDUCTION_CHECKS_FOR(int)
+REDUCTION_CHECKS_FOR(float)
+REDUCTION_CHECKS_FOR(double)
+
+}  // namespace reduction::testing
