@@ -31,9 +31,9 @@ if [[ $what == *" tests "* ]]; then
   cp "$build/meson-logs/testlog.txt" "$out/exercise-testlog.txt"
   echo "== what the tests print for each known mistake"
   for t in "$build"/chapters/*/tests/test-*-gpu; do
-    "$t" --gtest_filter='Mistakes/*' >> "$out/mistakes.log" 2>&1
+    "$t" --gtest_filter='Mistakes*:*OnlyMistakes*' >> "$out/mistakes.log" 2>&1
   done
-  grep -cE '^\[       OK \] Mistakes' "$out/mistakes.log" | sed 's/^/mistakes rejected: /'
+  grep -cE '^\[       OK \] Mistakes' "$out/mistakes.log" | sed 's/^/mistakes rejected by the tests: /'
   grep -cE '^\[  FAILED  \]' "$out/exercise-testlog.txt" | sed 's/^/exercise tests failed: /'
   grep -cE '^\[       OK \]' "$out/exercise-testlog.txt" | sed 's/^/exercise tests passed: /'
 fi
@@ -53,7 +53,8 @@ if [[ $what == *" sanitizers "* ]]; then
 fi
 
 if [[ $what == *" bench "* ]]; then
-  for chapter in ${chapters//,/ }; do
+  bench_chapters=${BENCH_CHAPTERS:-$chapters}  # e.g. BENCH_CHAPTERS=03-tiled-matmul
+  for chapter in ${bench_chapters//,/ }; do
     echo "== benchmark $chapter"
     bench=$(find "$build/chapters/$chapter" -maxdepth 1 -name 'bench-*' -type f -perm -u+x | head -1)
     "$bench" --benchmark_out="$out/bench-$chapter.json" --benchmark_out_format=json \

@@ -26,6 +26,7 @@ __global__ void rectangular_kernel(const float* M, const float* N, float* P, int
     // TODO (step 4): load Mds[ty][tx] and Nds[ty][tx] as in steps 1 and 2, now from M of
     //       m x k and N of k x n (0.0f for elements outside them).
     __syncthreads();
+#pragma unroll
     for (int j = 0; j < TILE_WIDTH; ++j) Pvalue += Mds[ty][j] * Nds[j][tx];
     __syncthreads();
   }

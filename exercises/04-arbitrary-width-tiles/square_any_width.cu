@@ -30,6 +30,7 @@ __global__ void any_width_kernel(const float* M, const float* N, float* P, int W
     // TODO (step 2): load Nds[ty][tx] from row ph * TILE_WIDTH + ty, column Col of N, but only
     //       if both are inside the matrix; otherwise store 0.0f.
     __syncthreads();
+#pragma unroll
     for (int k = 0; k < TILE_WIDTH; ++k) Pvalue += Mds[ty][k] * Nds[k][tx];
     __syncthreads();
   }

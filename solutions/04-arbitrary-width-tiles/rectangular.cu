@@ -29,6 +29,7 @@ __global__ void rectangular_kernel(const float* M, const float* N, float* P, int
     Nds[ty][tx] = (n_row < k && Col < n) ? N[n_row * n + Col] : 0.0f;
     // END SOLUTION
     __syncthreads();
+#pragma unroll
     for (int j = 0; j < TILE_WIDTH; ++j) Pvalue += Mds[ty][j] * Nds[j][tx];
     __syncthreads();
   }

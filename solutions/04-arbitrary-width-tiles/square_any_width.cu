@@ -41,6 +41,7 @@ __global__ void any_width_kernel(const float* M, const float* N, float* P, int W
     }
     // END SOLUTION
     __syncthreads();
+#pragma unroll
     for (int k = 0; k < TILE_WIDTH; ++k) Pvalue += Mds[ty][k] * Nds[k][tx];
     __syncthreads();
   }

@@ -5,7 +5,7 @@ right numbers anyway (an out-of-bounds read whose value is discarded, a warp-lev
 happens to give the right sum): the tests cannot see them, the sanitizer must.
 Exit 77 (Meson's SKIP) without a GPU or without compute-sanitizer.
 
-usage: expect_sanitizer_error.py TOOL PATTERN TEST_BINARY GTEST_FILTER
+usage: expect_sanitizer_error.py TOOL PATTERN TEST_BINARY GTEST_FILTER [SANITIZER_OPTION...]
 """
 import os
 import shutil
@@ -13,6 +13,7 @@ import subprocess
 import sys
 
 tool, pattern, binary, gtest_filter = sys.argv[1:5]
+sanitizer_options = sys.argv[5:]
 plain = subprocess.run([binary, f"--gtest_filter={gtest_filter}"], capture_output=True,
                        text=True, check=False)
 if plain.returncode == 77:
@@ -22,7 +23,7 @@ sanitizer = shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sa
 if not os.path.exists(sanitizer):
     print("SKIP: compute-sanitizer not found")
     sys.exit(77)
-checked = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "99", binary,
+checked = subprocess.run([sanitizer, "--tool", tool, "--error-exitcode", "99", *sanitizer_options, binary,
                           f"--gtest_filter={gtest_filter}"],
                          capture_output=True, text=True, check=False)
 reports = [line for line in checked.stdout.splitlines() if pattern in line]
