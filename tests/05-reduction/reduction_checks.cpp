@@ -100,8 +100,8 @@ template <typename T>
   message << ".\n  Edit: " << under_test.source_file;
   std::string diagnosis;
   if (n > 1 && got == input[0]) {
-    diagnosis = "the result is the first element alone: the block's tree never added anything "
-                "(is the TODO still open?)";
+    diagnosis = "the result is the first element alone: nothing was ever added into it (is the "
+                "TODO still open, or does the tree stop before its last level?)";
   } else {
     Workspace<T> again;
     const T second = reduce(pass, under_test.elements_per_thread, device_input.data(), n,
