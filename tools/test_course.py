@@ -3,9 +3,8 @@
 output, its state logic and its chart. No GPU, no build needed (CI runs them)."""
 import importlib.machinery
 import importlib.util
-import json
+import os
 import struct
-import sys
 import unittest
 import zlib
 from pathlib import Path
@@ -137,6 +136,26 @@ class Solutions(unittest.TestCase):
     def test_a_file_per_step_shows_its_regions(self):
         _, step = course.resolve("05.5")
         self.assertEqual(len(course.solution_regions(step)), 2)
+
+
+class Watch(unittest.TestCase):
+    def test_a_saved_file_triggers_a_new_test_run(self):
+        calls = []
+        exercise = ROOT / "exercises" / "02-naive-matmul" / "naive_matmul.cu"
+        real_test, real_sleep = course.command_test, course.time.sleep
+        stamp = exercise.stat().st_mtime
+
+        def fake_sleep(_):
+            os.utime(exercise, (stamp + len(calls), stamp + len(calls)))  # "save" the file
+
+        course.command_test = lambda spec: calls.append(spec)
+        course.time.sleep = fake_sleep
+        try:
+            course.command_watch("02", interval=0, rounds=2)
+        finally:
+            course.command_test, course.time.sleep = real_test, real_sleep
+            os.utime(exercise, (stamp, stamp))
+        self.assertEqual(calls, ["02", "02", "02"])  # once at the start, once per change
 
 
 if __name__ == "__main__":
