@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -41,7 +40,7 @@ const Input& input_of_size(std::size_t n) {
     slot = std::make_unique<Input>();
     slot->host = course::random_ints(n, -(1 << 20), 1 << 20, n);
     slot->device = course::DeviceBuffer<int>(slot->host);
-    for (int x : slot->host) slot->expected += static_cast<unsigned long long>(1ll * x * x);
+    slot->expected = cpu_sum_of_squares(slot->host);
   }
   return *slot;
 }
@@ -152,10 +151,7 @@ void bench_cub(benchmark::State& state, std::size_t n) {
 void bench_latency(benchmark::State& state, bool is_solution, std::size_t working_set_bytes,
                    std::size_t timed_loads) {
   const std::size_t n = working_set_bytes / sizeof(std::uint32_t);
-  std::vector<std::uint32_t> next(n);
-  for (std::size_t i = 0; i < n; ++i) next[i] = static_cast<std::uint32_t>(i);
-  std::mt19937_64 engine(n);
-  for (std::size_t i = n - 1; i > 0; --i) std::swap(next[i], next[engine() % i]);  // one cycle
+  const std::vector<std::uint32_t> next = random_cycle(n, n);
   const course::DeviceBuffer<std::uint32_t> device_next(next);
   auto run = [&] {
     return is_solution ? solution::step0_pointer_chase(device_next.data(), n, timed_loads)
@@ -167,10 +163,8 @@ void bench_latency(benchmark::State& state, bool is_solution, std::size_t workin
   const LatencyResult probe =
       is_solution ? solution::step0_pointer_chase(device_next.data(), n, probe_loads)
                   : exercise::step0_pointer_chase(device_next.data(), n, probe_loads);
-  std::uint32_t expected = 0;
-  for (std::size_t k = 0; k < probe.warmup_loads + probe_loads; ++k) expected = next[expected];
   if (!course::bench::skip_unless_correct(
-          state, probe.final_index == expected,
+          state, probe.final_index == cpu_pointer_chase(next, probe.warmup_loads + probe_loads),
           std::string(is_solution ? "solution" : "exercise") +
               " step0_pointer_chase does not follow next[]; its tests say why: " +
               kExerciseTests)) {
@@ -202,7 +196,7 @@ bool exercise_chase_is_correct() {
   const std::vector<std::uint32_t> next = {1, 2, 0};  // 0 -> 1 -> 2 -> 0
   const course::DeviceBuffer<std::uint32_t> device_next(next);
   const LatencyResult result = exercise::step0_pointer_chase(device_next.data(), 3, 1001);
-  return result.final_index == (result.warmup_loads + 1001) % 3;
+  return result.final_index == cpu_pointer_chase(next, result.warmup_loads + 1001);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "course/device_buffer.hpp"
 
@@ -58,6 +59,17 @@ class Workspace {
   std::size_t block_count_ = 0;
   bool poison_ = false;
 };
+
+// CPU references, shared by the tests and the benchmark's validation.
+// x*x exactly (widened before the multiply), as the device's square() computes it.
+std::uint64_t cpu_square(int x);
+// The exact answer every step must give: sum of x*x modulo 2^64.
+std::uint64_t cpu_sum_of_squares(const std::vector<int>& input);
+// Follows next[] `loads` times from index 0.
+std::uint32_t cpu_pointer_chase(const std::vector<std::uint32_t>& next, std::size_t loads);
+// A random permutation of 0..n-1 that is ONE cycle through all n indices (Sattolo's
+// algorithm), so a chase visits the whole working set in random order.
+std::vector<std::uint32_t> random_cycle(std::size_t n, std::uint64_t seed);
 
 // Argument checks shared by every launcher; each throws std::invalid_argument with a message
 // that names the step and says what to pass instead.

@@ -1,6 +1,8 @@
 // Host-side pieces shared by every implementation of chapter 01: the workspace and the argument
 // checks. (The steps themselves live in solution/ and exercise/.)
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <stdexcept>
 #include <string>
 
@@ -33,6 +35,33 @@ Result Workspace::finish_on_host() {
     result.gpu_cycles = std::max<std::uint64_t>(result.gpu_cycles, host_[partial_count_ + b]);
   }
   return result;
+}
+
+std::uint64_t cpu_square(int x) {
+  const long long wide = x;
+  return static_cast<std::uint64_t>(wide * wide);
+}
+
+std::uint64_t cpu_sum_of_squares(const std::vector<int>& input) {
+  std::uint64_t sum = 0;
+  for (int x : input) sum += cpu_square(x);  // unsigned: wraps modulo 2^64
+  return sum;
+}
+
+std::uint32_t cpu_pointer_chase(const std::vector<std::uint32_t>& next, std::size_t loads) {
+  std::uint32_t index = 0;
+  for (std::size_t k = 0; k < loads; ++k) index = next[index];
+  return index;
+}
+
+std::vector<std::uint32_t> random_cycle(std::size_t n, std::uint64_t seed) {
+  std::vector<std::uint32_t> next(n);
+  std::iota(next.begin(), next.end(), 0u);
+  std::mt19937_64 engine(seed);
+  for (std::size_t i = n - 1; i > 0 && n > 1; --i) {  // Sattolo: j < i, never j == i
+    std::swap(next[i], next[engine() % i]);
+  }
+  return next;
 }
 
 void check_input(const char* step, const int* input, std::size_t n) {

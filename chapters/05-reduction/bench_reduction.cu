@@ -24,7 +24,7 @@ struct Input {
   std::vector<double> host;
   course::DeviceBuffer<double> device;
   long double sum = 0;
-  double bound = 0;  // allowed rounding error, as in the tests
+  double bound = 0;  // allowed rounding error, the same bound as the tests
 };
 
 const Input& input_of_size(std::size_t n) {
@@ -34,13 +34,8 @@ const Input& input_of_size(std::size_t n) {
     slot = std::make_unique<Input>();
     slot->host = course::random_doubles(n, -1.0, 1.0, n);
     slot->device = course::DeviceBuffer<double>(slot->host);
-    long double magnitude = 0;
-    for (double x : slot->host) {
-      slot->sum += x;
-      magnitude += std::fabs(x);
-    }
-    const double levels = 2.0 * std::ceil(std::log2(double(n))) + 4.0, u = 0x1.0p-53;
-    slot->bound = levels * u / (1 - levels * u) * static_cast<double>(magnitude);
+    slot->sum = reduction::cpu_sum(slot->host);
+    slot->bound = reduction::rounding_error_bound(slot->host);
   }
   return *slot;
 }

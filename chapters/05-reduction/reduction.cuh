@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
@@ -41,6 +42,18 @@ inline constexpr KernelInfo kKernels[] = {
 // sdata[tid + 32], so at least 64 threads. Otherwise std::invalid_argument.
 void check_block_size(const char* function, int block_size);
 void check_input(const char* function, const void* input, std::size_t n);
+// A grid holds at most 2^31 - 1 blocks in x: larger inputs are rejected, never truncated.
+void check_grid(const char* function, std::size_t n, int block_size, int elements_per_thread);
+
+// The exact sum of a float/double input (long double: 64-bit mantissa, exact for the course's
+// int inputs), and how far a GPU sum may be from it: every element goes through at most
+// L = 2 ceil(log2 n) + 4 additions (one during load, one per tree level, one per level of the
+// host's passes), so the classic bound gamma_L * sum |x_i| applies, with
+// gamma_L = L u / (1 - L u) and u the unit roundoff of T. Integers: 0 (exact).
+template <typename T>
+long double cpu_sum(const std::vector<T>& input);
+template <typename T>
+double rounding_error_bound(const std::vector<T>& input);
 
 // Two ping-pong buffers of block sums, reused from call to call (timing leaves allocation out).
 template <typename T>
@@ -55,6 +68,7 @@ T reduce(PassFn<T> pass, int elements_per_thread, const T* input, std::size_t n,
          Workspace<T>& workspace) {
   check_input("reduction::reduce", input, n);
   check_block_size("reduction::reduce", block_size);
+  check_grid("reduction::reduce", n, block_size, elements_per_thread);
   if (n == 0) return T(0);
   const std::size_t per_block = static_cast<std::size_t>(block_size) * elements_per_thread;
   const std::size_t first_sums = course::ceil_div(n, per_block);

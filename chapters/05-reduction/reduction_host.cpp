@@ -1,6 +1,11 @@
 // Argument checks shared by every implementation of chapter 05.
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "reduction.cuh"
 
@@ -21,5 +26,43 @@ void check_input(const char* function, const void* input, std::size_t n) {
                                 std::to_string(n) + "; pass a device array of n elements");
   }
 }
+
+void check_grid(const char* function, std::size_t n, int block_size, int elements_per_thread) {
+  const std::size_t per_block = static_cast<std::size_t>(block_size) * elements_per_thread;
+  if (course::ceil_div(n, per_block) > static_cast<std::size_t>(INT_MAX)) {
+    throw std::invalid_argument(
+        std::string(function) + ": n = " + std::to_string(n) + " needs more than 2^31 - 1 blocks " +
+        "of " + std::to_string(per_block) + " elements; use a larger block_size or sum the input " +
+        "in parts");
+  }
+}
+
+template <typename T>
+long double cpu_sum(const std::vector<T>& input) {
+  long double sum = 0;
+  for (T x : input) sum += x;
+  return sum;
+}
+
+template <typename T>
+double rounding_error_bound(const std::vector<T>& input) {
+  if constexpr (std::is_integral_v<T>) {
+    return 0.0;
+  } else {
+    const double u = std::numeric_limits<T>::epsilon() / 2;  // unit roundoff
+    const double levels = 2.0 * std::ceil(std::log2(std::max<double>(2.0, input.size()))) + 4.0;
+    const double gamma = levels * u / (1.0 - levels * u);
+    long double magnitude = 0;
+    for (T x : input) magnitude += std::fabs(x);
+    return gamma * static_cast<double>(magnitude);
+  }
+}
+
+template long double cpu_sum<int>(const std::vector<int>&);
+template long double cpu_sum<float>(const std::vector<float>&);
+template long double cpu_sum<double>(const std::vector<double>&);
+template double rounding_error_bound<int>(const std::vector<int>&);
+template double rounding_error_bound<float>(const std::vector<float>&);
+template double rounding_error_bound<double>(const std::vector<double>&);
 
 }  // namespace reduction

@@ -34,6 +34,7 @@ __global__ void reduce2_kernel(const T* input, T* block_sums, std::size_t n) {
 template <typename T>
 void reduce2_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
   check_block_size("reduce2_pass", block_size);
+  check_grid("reduce2_pass", n, block_size, 1);
   const unsigned blocks = course::ceil_div(n, static_cast<std::size_t>(block_size));
   reduce2_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
   COURSE_CHECK_LAUNCH("reduce2_kernel");

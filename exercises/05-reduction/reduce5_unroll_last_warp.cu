@@ -43,6 +43,7 @@ __global__ void reduce5_kernel(const T* input, T* block_sums, std::size_t n) {
 template <typename T>
 void reduce5_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
   check_block_size("reduce5_pass", block_size);
+  check_grid("reduce5_pass", n, block_size, 2);
   const unsigned blocks = course::ceil_div(n, 2 * static_cast<std::size_t>(block_size));
   reduce5_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
   COURSE_CHECK_LAUNCH("reduce5_kernel");

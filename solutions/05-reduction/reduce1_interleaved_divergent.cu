@@ -35,6 +35,7 @@ __global__ void reduce1_kernel(const T* input, T* block_sums, std::size_t n) {
 template <typename T>
 void reduce1_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
   check_block_size("reduce1_pass", block_size);
+  check_grid("reduce1_pass", n, block_size, 1);
   const unsigned blocks = course::ceil_div(n, static_cast<std::size_t>(block_size));
   reduce1_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
   COURSE_CHECK_LAUNCH("reduce1_kernel");

@@ -1,7 +1,5 @@
 #include "sum_of_squares_checks.hpp"
 
-#include <numeric>
-#include <random>
 #include <sstream>
 
 #include "course/compare.hpp"
@@ -13,11 +11,6 @@
 namespace sum_of_squares::testing {
 
 namespace {
-
-unsigned long long square(int x) {
-  const long long wide = x;
-  return static_cast<unsigned long long>(wide * wide);
-}
 
 std::string source_of(Implementation implementation, const std::string& file) {
   return std::string(implementation == Implementation::solution ? "solutions" : "exercises") +
@@ -34,14 +27,14 @@ std::string diagnose_sum(const std::vector<int>& input, std::uint64_t expected,
   }
   std::uint64_t tail = 0;
   for (std::size_t k = 1; k <= input.size() && k <= 4096; ++k) {
-    tail += square(input[input.size() - k]);
+    tail += cpu_square(input[input.size() - k]);
     if (tail == missing) {
       return "exactly the last " + std::to_string(k) + " element(s) are missing: the work does "
              "not reach the end of the input (a loop bound or a rounded-down chunk size?)";
     }
   }
   for (std::size_t i = 0; i < input.size(); ++i) {
-    if (square(input[i]) == missing) {
+    if (cpu_square(input[i]) == missing) {
       return "exactly one element's square is missing (index " + std::to_string(i) +
              " fits): an off-by-one in a loop bound?";
     }
@@ -55,33 +48,11 @@ void PrintTo(Implementation implementation, std::ostream* out) {
   *out << (implementation == Implementation::solution ? "solution" : "exercise");
 }
 
-std::uint64_t cpu_sum_of_squares(const std::vector<int>& input) {
-  std::uint64_t sum = 0;
-  for (int x : input) sum += square(x);
-  return sum;
-}
-
-std::uint32_t cpu_pointer_chase(const std::vector<std::uint32_t>& next, std::size_t loads) {
-  std::uint32_t index = 0;
-  for (std::size_t k = 0; k < loads; ++k) index = next[index];
-  return index;
-}
-
-std::vector<std::uint32_t> random_cycle(std::size_t n, std::uint64_t seed) {
-  std::vector<std::uint32_t> next(n);
-  std::iota(next.begin(), next.end(), 0u);
-  std::mt19937_64 engine(seed);
-  for (std::size_t i = n - 1; i > 0; --i) {  // Sattolo: j < i, never j == i
-    std::swap(next[i], next[engine() % i]);
-  }
-  return next;
-}
-
 std::vector<unsigned long long> contiguous_chunk_partials(const std::vector<int>& input,
                                                           int threads) {
   std::vector<unsigned long long> partials(threads, 0);
   const std::size_t chunk = (input.size() + threads - 1) / threads;
-  for (std::size_t i = 0; i < input.size(); ++i) partials[i / chunk] += square(input[i]);
+  for (std::size_t i = 0; i < input.size(); ++i) partials[i / chunk] += cpu_square(input[i]);
   return partials;
 }
 
@@ -89,7 +60,7 @@ std::vector<unsigned long long> grid_stride_partials(const std::vector<int>& inp
                                                      int threads) {
   const std::size_t grid_threads = static_cast<std::size_t>(blocks) * threads;
   std::vector<unsigned long long> partials(grid_threads, 0);
-  for (std::size_t i = 0; i < input.size(); ++i) partials[i % grid_threads] += square(input[i]);
+  for (std::size_t i = 0; i < input.size(); ++i) partials[i % grid_threads] += cpu_square(input[i]);
   return partials;
 }
 

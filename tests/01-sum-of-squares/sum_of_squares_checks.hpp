@@ -14,15 +14,8 @@
 
 namespace sum_of_squares::testing {
 
-// Sum of x*x modulo 2^64: the exact answer every step must give.
-std::uint64_t cpu_sum_of_squares(const std::vector<int>& input);
-
-// Follows next[] `loads` times from index 0.
-std::uint32_t cpu_pointer_chase(const std::vector<std::uint32_t>& next, std::size_t loads);
-
-// A random permutation of 0..n-1 that is ONE cycle through all n indices (Sattolo's
-// algorithm), so a chase visits the whole working set in random order.
-std::vector<std::uint32_t> random_cycle(std::size_t n, std::uint64_t seed);
+// The CPU references (cpu_sum_of_squares, cpu_pointer_chase, random_cycle) are in
+// sum_of_squares.cuh: the benchmark validates with them too.
 
 // The partial sums a step writes when it distributes the work as its lesson says; only used to
 // explain a wrong sum (which partial sums differ), never to fail a test on its own.

@@ -6,10 +6,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "course/testing.hpp"
 #include "sum_of_squares_checks.hpp"
 
 namespace sum_of_squares::testing {
 namespace {
+
+using course::invalid_argument_message;
 
 class SumOfSquaresArguments : public ::testing::TestWithParam<Implementation> {
  protected:
@@ -33,22 +36,12 @@ class SumOfSquaresArguments : public ::testing::TestWithParam<Implementation> {
 };
 
 // The error's message, or "" if nothing (or something else) was thrown.
-template <typename Call>
-std::string invalid_argument_message(Call call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  } catch (...) {
-  }
-  return "";
-}
-
 const int* const kNoInput = nullptr;
 
 TEST_P(SumOfSquaresArguments, NullInputWithElementsIsRejected) {
   for (int step = 1; step <= 5; ++step) {
-    const std::string message = invalid_argument_message([&] { run(step, kNoInput, 10, 4, 64); });
+    const std::string message =
+        invalid_argument_message([&] { run(step, kNoInput, 10, 4, 64); });
     EXPECT_NE(message.find("null pointer"), std::string::npos) << "step " << step << ": " << message;
   }
 }

@@ -5,10 +5,13 @@
 #include <stdexcept>
 #include <string>
 
+#include "course/testing.hpp"
 #include "naive_matmul_cases.hpp"
 
 namespace naive_matmul::testing {
 namespace {
+
+using course::invalid_argument_message;
 
 LaunchConfig config_of(Implementation impl, int width, int side) {
   return impl == Implementation::solution ? solution::launch_config(width, side)
@@ -39,17 +42,6 @@ TEST_P(LaunchConfigOf, Step2CoversEveryElementWithWholeBlocks) {
 
 INSTANTIATE_TEST_SUITE_P(Solution, LaunchConfigOf, ::testing::Values(Implementation::solution));
 INSTANTIATE_TEST_SUITE_P(Exercise, LaunchConfigOf, ::testing::Values(Implementation::exercise));
-
-template <typename Call>
-std::string invalid_argument_message(Call call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  } catch (...) {
-  }
-  return "";
-}
 
 float dummy[1];
 

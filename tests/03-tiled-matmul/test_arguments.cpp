@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "course/testing.hpp"
 #include "tiled_matmul.cuh"
 
 namespace tiled_matmul {
@@ -13,12 +14,7 @@ float dummy[1];
 
 std::string message_of(void (*matmul)(const float*, const float*, float*, int, int), int width,
                        int tile) {
-  try {
-    matmul(dummy, dummy, dummy, width, tile);
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  }
-  return "";
+  return course::invalid_argument_message([&] { matmul(dummy, dummy, dummy, width, tile); });
 }
 
 TEST(TiledMatmulArguments, WidthThatIsNotAMultipleOfTheTilePointsToChapter04) {

@@ -21,13 +21,6 @@ template <> const char* type_name<float>() { return "float"; }
 template <> const char* type_name<double>() { return "double"; }
 
 template <typename T>
-long double cpu_sum(const std::vector<T>& input) {
-  long double sum = 0;  // 64-bit mantissa: exact for the int inputs, far below float rounding
-  for (T x : input) sum += x;
-  return sum;
-}
-
-template <typename T>
 std::string text(T value) {
   std::ostringstream out;
   out.precision(std::numeric_limits<T>::max_digits10);
@@ -65,20 +58,6 @@ const std::vector<std::size_t>& test_sizes() {
 }
 
 template <typename T>
-double error_bound(const std::vector<T>& input) {
-  if constexpr (std::is_integral_v<T>) {
-    return 0.0;
-  } else {
-    const double u = std::numeric_limits<T>::epsilon() / 2;  // unit roundoff
-    const double levels = 2.0 * std::ceil(std::log2(std::max<double>(2.0, input.size()))) + 4.0;
-    const double gamma = levels * u / (1.0 - levels * u);
-    long double magnitude = 0;
-    for (T x : input) magnitude += std::fabs(x);
-    return gamma * static_cast<double>(magnitude);
-  }
-}
-
-template <typename T>
 ::testing::AssertionResult matches_cpu(const PassUnderTest& under_test, PassFn<T> pass,
                                        std::size_t n, int block_size, std::uint64_t seed) {
   const std::vector<T>& input = test_input<T>(n, seed);
@@ -87,7 +66,7 @@ template <typename T>
   const T got = reduce(pass, under_test.elements_per_thread, device_input.data(), n, block_size,
                        workspace);
   const long double expected = cpu_sum(input);
-  const double bound = error_bound(input);
+  const double bound = rounding_error_bound(input);
   const long double error = std::fabs(static_cast<long double>(got) - expected);
   if (std::isfinite(static_cast<double>(got)) && error <= bound) {
     return ::testing::AssertionSuccess();
@@ -117,7 +96,6 @@ template <typename T>
 
 #define REDUCTION_CHECKS_FOR(T)                                                           \
   template const std::vector<T>& test_input<T>(std::size_t, std::uint64_t);              \
-  template double error_bound<T>(const std::vector<T>&);                                 \
   template ::testing::AssertionResult matches_cpu<T>(const PassUnderTest&, PassFn<T>,    \
                                                      std::size_t, int, std::uint64_t);
 REDUCTION_CHECKS_FOR(int)

@@ -4,27 +4,20 @@
 #include <stdexcept>
 #include <string>
 
+#include "course/testing.hpp"
 #include "reduction.cuh"
 
 namespace reduction {
 namespace {
 
-template <typename Call>
-std::string message_of(Call call) {
-  try {
-    call();
-  } catch (const std::invalid_argument& error) {
-    return error.what();
-  }
-  return "";
-}
+using course::invalid_argument_message;
 
 TEST(ReductionArguments, BlockSizesThatAreNotPowersOfTwoFrom64To1024AreRejected) {
   double dummy = 0;
   Workspace<double> workspace;
   for (int block_size : {0, 32, 96, 100, 2048, -256}) {
     for (int kernel = 1; kernel <= 5; ++kernel) {
-      const std::string message = message_of([&] {
+      const std::string message = invalid_argument_message([&] {
         reduce(solution_pass<double>(kernel), kKernels[kernel - 1].elements_per_thread, &dummy,
                10, block_size, workspace);
       });
@@ -42,10 +35,21 @@ TEST(ReductionArguments, EachPassChecksItsBlockSizeToo) {
 
 TEST(ReductionArguments, NullInputWithElementsIsRejected) {
   Workspace<float> workspace;
-  const std::string message = message_of(
+  const std::string message = invalid_argument_message(
       [&] { reduce(solution_pass<float>(3), 1, static_cast<const float*>(nullptr), 5, 256,
                    workspace); });
   EXPECT_NE(message.find("null pointer"), std::string::npos) << message;
+}
+
+TEST(ReductionArguments, InputsNeedingMoreBlocksThanAGridHoldsAreRejected) {
+  double dummy = 0;
+  Workspace<double> workspace;
+  const std::size_t n = std::size_t{1} << 40;  // 2^34 blocks of 64: more than 2^31 - 1
+  const std::string message = invalid_argument_message(
+      [&] { reduce(solution_pass<double>(1), 1, &dummy, n, 64, workspace); });
+  EXPECT_NE(message.find("2^31 - 1 blocks"), std::string::npos) << message;
+  EXPECT_THROW(solution::reduce4_pass<double>(&dummy, &dummy, n, 64), std::invalid_argument);
+  EXPECT_THROW(exercise::reduce1_pass<double>(&dummy, &dummy, n, 64), std::invalid_argument);
 }
 
 TEST(ReductionArguments, TheEmptySumIsZeroWithoutALaunch) {

@@ -1,6 +1,6 @@
 // GPU tests of the five reduction kernels, against the solution (suite "solution") and the
 // exercise (suite "exercise"): for every kernel and block size 64, 256 and 1024, every test
-// size from 1 to 2^26, in int (exact), float and double (within the bound of error_bound()).
+// size from 1 to 2^26, in int (exact), float and double (within rounding_error_bound()).
 #include <gtest/gtest.h>
 
 #include <string>
