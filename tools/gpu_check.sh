@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
-# The GPU checks CI cannot make (it has no GPU), for one chapter, in one go:
-#   release build for the GPU here; solution + host suites; exercise suite (must fail as
-#   shipped); optionally compute-sanitizer (memcheck, racecheck, synccheck) on the solutions;
-#   optionally the benchmark with JSON output.
-# usage: tools/gpu_check.sh CHAPTER[,CHAPTER...] OUTDIR [tests] [sanitizers] [bench]
+# The GPU checks CI cannot make (it has no GPU), for some chapters, in one go:
+#   release build for the GPU here, then any of
+#     tests       the solution suite (the reference, the known mistakes, the solutions' sanitizer
+#                 runs) and the host suite, with the time of each chapter's suite
+#     exercise    each chapter's exercise suite, which must fail as shipped (with its time: the
+#                 learner's run, sanitizer checks included, should stay within 60 s)
+#     sanitizers  meson test --setup=memcheck|racecheck|synccheck --suite solution
+#     bench       each chapter's benchmark, with JSON output
+# Logs go to OUTDIR; the last lines printed are the summary.
+# usage: GPU_ARCH=sm_90 tools/gpu_check.sh CHAPTER[,CHAPTER...] OUTDIR [tests] [exercise]
+#                                          [sanitizers] [bench]
 set -u
 chapters=$1
 out=$2
 shift 2
 what=" $* "
-build=build-gpu-check
+build=${BUILD:-build-gpu-check}
 mkdir -p "$out"
 arch=${GPU_ARCH:-native}
 
@@ -17,48 +23,64 @@ if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" -Dbuildtype=release -Dgpu_arch="$arch" -Dchapters="$chapters" \
     > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
 fi
+start=$SECONDS
 ninja -C "$build" >> "$out/build.log" 2>&1 || { grep -B2 -A12 -m5 'error' "$out/build.log"; exit 1; }
+echo "build: $((SECONDS - start)) s"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+
+# Runs `meson test` with the given arguments, appends to LOG, prints the time and the summary.
+run_suite() {
+  local label=$1 log=$2
+  shift 2
+  local begin=$SECONDS
+  meson test -C "$build" --print-errorlogs "$@" >> "$log" 2>&1
+  local status=$?
+  printf '%-44s rc=%d %4d s  %s\n' "$label" "$status" $((SECONDS - begin)) \
+    "$(grep -E '^(Ok|Fail|Skipped|Timeout):' "$log" | tail -4 | tr -s ' ' | tr '\n' ' ')"
+}
 
 if [[ $what == *" tests "* ]]; then
   echo "== solution and host suites"
-  meson test -C "$build" --suite solution --suite host --print-errorlogs > "$out/tests.log" 2>&1
-  echo "rc=$?"
-  grep -E '^ *[0-9]+/[0-9]+ ' "$out/tests.log"
-  echo "== exercise suite (must fail as shipped)"
-  meson test -C "$build" --suite exercise >> "$out/tests.log" 2>&1
-  echo "rc=$?"
-  cp "$build/meson-logs/testlog.txt" "$out/exercise-testlog.txt"
-  echo "== what the tests print for each known mistake"
-  for t in "$build"/chapters/*/tests/test-*-gpu; do
-    "$t" --gtest_filter='Mistakes*:*OnlyMistakes*' >> "$out/mistakes.log" 2>&1
+  for chapter in ${chapters//,/ }; do
+    run_suite "$chapter:solution" "$out/tests-$chapter.log" --suite "$chapter:solution"
+    grep -E '^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT|ERROR)' "$out/tests-$chapter.log"
   done
-  grep -cE '^\[       OK \] Mistakes' "$out/mistakes.log" | sed 's/^/mistakes rejected by the tests: /'
-  grep -cE '^\[  FAILED  \]' "$out/exercise-testlog.txt" | sed 's/^/exercise tests failed: /'
-  grep -cE '^\[       OK \]' "$out/exercise-testlog.txt" | sed 's/^/exercise tests passed: /'
+  run_suite "host" "$out/tests-host.log" --suite host
+  run_suite "course-common:solution" "$out/tests-common.log" --suite course-common:solution
 fi
 
-suites=()
-for chapter in ${chapters//,/ }; do suites+=(--suite "$chapter:solution"); done
+if [[ $what == *" exercise "* ]]; then
+  echo "== exercise suites (must fail as shipped)"
+  for chapter in ${chapters//,/ }; do
+    run_suite "$chapter:exercise" "$out/exercise-$chapter.log" --suite "$chapter:exercise"
+    cp "$build/meson-logs/testlog.txt" "$out/exercise-testlog-$chapter.txt"
+    printf '  gtest cases: %s failed, %s passed\n' \
+      "$(grep -cE '^\[  FAILED  \] [A-Z]' "$out/exercise-testlog-$chapter.txt")" \
+      "$(grep -cE '^\[       OK \]' "$out/exercise-testlog-$chapter.txt")"
+  done
+fi
 
 if [[ $what == *" sanitizers "* ]]; then
   for tool in memcheck racecheck synccheck; do
-    echo "== compute-sanitizer $tool on the solutions"
-    meson test -C "$build" --setup="$tool" "${suites[@]}" --no-suite mistakes --print-errorlogs \
-      > "$out/sanitizer-$tool.log" 2>&1
-    echo "rc=$?"
-    grep -E '^ *[0-9]+/[0-9]+ ' "$out/sanitizer-$tool.log"
+    suites=()
+    for chapter in ${chapters//,/ }; do suites+=(--suite "$chapter:solution"); done
+    run_suite "--setup=$tool --suite solution" "$out/sanitizer-$tool.log" --setup="$tool" \
+      "${suites[@]}" --suite course-common:solution
+    grep -E '^ *[0-9]+/[0-9]+ .*(FAIL|TIMEOUT)' "$out/sanitizer-$tool.log"
     grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$build/meson-logs/testlog-$tool.txt" | sort | uniq -c
   done
 fi
 
 if [[ $what == *" bench "* ]]; then
-  bench_chapters=${BENCH_CHAPTERS:-$chapters}  # e.g. BENCH_CHAPTERS=03-tiled-matmul
-  for chapter in ${bench_chapters//,/ }; do
+  for chapter in ${BENCH_CHAPTERS:-${chapters//,/ }}; do
     echo "== benchmark $chapter"
     bench=$(find "$build/chapters/$chapter" -maxdepth 1 -name 'bench-*' -type f -perm -u+x | head -1)
+    begin=$SECONDS
     "$bench" --benchmark_out="$out/bench-$chapter.json" --benchmark_out_format=json \
-      --benchmark_counters_tabular=true 2>&1 | tee "$out/bench-$chapter.txt" |
-      grep -E '_median|ERROR|^gpu' | sed -E 's/ +[0-9.]+ [um]?s +[0-9]+ / /'
+      --benchmark_counters_tabular=true > "$out/bench-$chapter.txt" 2>&1
+    echo "($((SECONDS - begin)) s)"
+    grep -E '_median|ERROR' "$out/bench-$chapter.txt" | grep -v '^Exercise.*ERROR' |
+      sed -E 's/ +[0-9.]+ [um]?s +[0-9]+ / /; s/_median//; s/\/manual_time//; s/\/repeats:[0-9]+//' |
+      cut -c1-150
   done
 fi

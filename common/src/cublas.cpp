@@ -22,10 +22,10 @@ CublasError::CublasError(cublasStatus_t status, const std::string& expression,
     : std::runtime_error(describe_cublas_failure(status, expression, file, line)),
       status_(status) {}
 
-CublasHandle::CublasHandle() {
+CublasHandle::CublasHandle(cublasMath_t math_mode) {
   COURSE_CHECK_CUBLAS(cublasCreate(&handle_));
-  // Plain FP32: tensor-core TF32 would make the vendor row compute something else.
-  COURSE_CHECK_CUBLAS(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH));
+  // Plain FP32 by default: tensor-core TF32 would make the vendor row compute something else.
+  COURSE_CHECK_CUBLAS(cublasSetMathMode(handle_, math_mode));
 }
 
 CublasHandle::~CublasHandle() {

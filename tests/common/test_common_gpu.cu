@@ -8,7 +8,9 @@
 #include "course/device_buffer.hpp"
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
+#include "course/guarded_buffer.hpp"
 #include "course/random.hpp"
+#include "course/testing.hpp"
 #include "course/timing.hpp"
 
 namespace {
@@ -17,6 +19,23 @@ __global__ void add_one(int* values, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) values[i] += 1;
 }
+
+// Writes values[first .. last) (which may run past either end) and sums values[0 .. reads).
+__global__ void write_range(float* values, int first, int last) {
+  const int i = first + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+  if (i < last) values[i] = 1.0f;
+}
+
+__global__ void sum_first(const float* values, int reads, float* sum) {
+  float total = 0.0f;
+  for (int i = 0; i < reads; ++i) total += values[i];
+  *sum = total;
+}
+
+// These tests provoke CUDA errors on purpose; a sanitizer run would count them as bugs.
+#define SKIP_UNDER_SANITIZER()                                                        \
+  if (course::under_sanitizer()) GTEST_SKIP() << "provokes a CUDA error on purpose, " \
+                                                 "which compute-sanitizer reports"
 
 }  // namespace
 
@@ -46,6 +65,7 @@ TEST(DeviceBuffer, MovesOwnership) {
 }
 
 TEST(DeviceBuffer, ThrowsOutOfDeviceMemoryForAnImpossibleSize) {
+  SKIP_UNDER_SANITIZER();
   const std::size_t petabyte = std::size_t{1} << 50;
   EXPECT_THROW(course::DeviceBuffer<char> huge(petabyte), course::OutOfDeviceMemory);
   // The failure must not leak into the next launch check.
@@ -61,6 +81,7 @@ TEST(DeviceBuffer, CopyFromHostRejectsAWrongSize) {
 }
 
 TEST(CheckLaunch, ReportsAnImpossibleBlockSize) {
+  SKIP_UNDER_SANITIZER();
   course::DeviceBuffer<int> values(4);
   add_one<<<1, 2048>>>(values.data(), 4);  // more than 1024 threads per block
   try {
@@ -104,4 +125,40 @@ TEST(QueryDevice, ReadsPlausibleAttributes) {
   EXPECT_GE(info.compute_capability_major, 7);
   EXPECT_GT(info.multiprocessor_count, 0);
   EXPECT_GT(info.peak_dram_gb_per_s(), 100.0);
+}
+
+TEST(GuardedBuffer, ReportsWritesPastEitherEndWithTheirDistance) {
+  if (course::under_sanitizer()) GTEST_SKIP() << "no margins under a sanitizer (by design)";
+  course::GuardedBuffer<float> values(100);
+  write_range<<<1, 128>>>(values.data(), 0, 100);
+  COURSE_CHECK_LAUNCH("write_range");
+  EXPECT_TRUE(values.check_margins().ok());
+  write_range<<<1, 128>>>(values.data(), 98, 103);  // three past the end
+  write_range<<<1, 128>>>(values.data(), -2, 0);    // two before the start
+  COURSE_CHECK_LAUNCH("write_range");
+  const course::MarginReport report = values.check_margins();
+  EXPECT_EQ(report.written_after, 3u);
+  EXPECT_EQ(report.farthest_after, 3u);
+  EXPECT_EQ(report.written_before, 2u);
+  EXPECT_EQ(report.farthest_before, 2u);
+  EXPECT_NE(report.text("P").find("wrote 3 element(s) past the end of P"), std::string::npos)
+      << report.text("P");
+}
+
+TEST(GuardedBuffer, AReadPastTheEndTurnsASumIntoNan) {
+  if (course::under_sanitizer()) GTEST_SKIP() << "no margins under a sanitizer (by design)";
+  const course::GuardedBuffer<float> values(std::vector<float>(10, 0.5f));
+  course::DeviceBuffer<float> sum(1);
+  sum_first<<<1, 1>>>(values.data(), 10, sum.data());
+  COURSE_CHECK_LAUNCH("sum_first");
+  EXPECT_EQ(sum.to_host()[0], 5.0f);
+  sum_first<<<1, 1>>>(values.data(), 11, sum.data());
+  COURSE_CHECK_LAUNCH("sum_first");
+  EXPECT_TRUE(std::isnan(sum.to_host()[0]));
+}
+
+TEST(GuardedBuffer, KeepsTheAlignmentOfAPlainAllocation) {
+  const course::GuardedBuffer<double> values(33);
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(values.data()) % 256, 0u);
+  EXPECT_EQ(values.to_host().size(), 33u);
 }

@@ -22,11 +22,12 @@ class CublasError : public std::runtime_error {
 std::string describe_cublas_failure(cublasStatus_t status, const std::string& expression,
                                     const std::string& file, int line);
 
-// A cuBLAS handle that is destroyed with its owner. Created in plain FP32 mode (no TF32), so
-// the vendor row does the same arithmetic as the course's kernels.
+// A cuBLAS handle that is destroyed with its owner. By default in plain FP32 mode (no TF32), so
+// the vendor row does the same arithmetic as the course's kernels; CUBLAS_TF32_TENSOR_OP_MATH
+// gives the tensor-core row, a different (lower) precision.
 class CublasHandle {
  public:
-  CublasHandle();
+  explicit CublasHandle(cublasMath_t math_mode = CUBLAS_PEDANTIC_MATH);
   ~CublasHandle();
   CublasHandle(const CublasHandle&) = delete;
   CublasHandle& operator=(const CublasHandle&) = delete;

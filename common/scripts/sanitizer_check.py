@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Runs GPU tests under one compute-sanitizer tool and says what it found, in the learner's terms.
+
+Two uses:
+  clean (the learner's and the course's test runs): the small test cases that a chapter's
+  steps.json lists for TOOL must run without a single report. A report fails the test with the
+  kind of bug, the sanitizer's first report line and the file:line it points at.
+      sanitizer_check.py TOOL BINARY --steps chapters/NN-name/steps.json --implementation exercise
+  expect (known mistakes): passes only if TOOL reports an error whose text contains PATTERN.
+      sanitizer_check.py TOOL BINARY --expect-report PATTERN --gtest_filter=FILTER
+
+The tests run with COURSE_UNDER_SANITIZER=1: small sizes only, and exact-size allocations
+instead of guard margins, so that memcheck sees out-of-bounds accesses itself.
+Exit 77 (Meson's SKIP: shown as skipped, never as passed) without a GPU, without
+compute-sanitizer, or when a `meson test --setup=<tool>` run already wraps this script.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+SKIP = 77
+REPORT_EXIT = 99
+TOOLS = ("memcheck", "racecheck", "synccheck", "initcheck")
+
+KIND = {
+    "memcheck": "an out-of-bounds or misaligned memory access",
+    "racecheck": "a data race on shared memory",
+    "synccheck": "an invalid use of a barrier or of a warp-synchronous function",
+    "initcheck": "a read of device memory that nothing wrote",
+}
+ADVICE = {
+    "memcheck": "An index goes past the end of an array (or before its start): check the bounds "
+                "test of every load and store on that line. The value read may not even change "
+                "the result, which is why only the sanitizer sees it.",
+    "racecheck": "Two threads touch the same shared-memory slot, one of them writing, with no "
+                 "barrier between them: a missing __syncthreads() (threads of different warps) "
+                 "or __syncwarp() (lanes of one warp). The right numbers in a plain run prove "
+                 "nothing: the next GPU, or the next run, may interleave them differently.",
+    "synccheck": "A __syncthreads() that not every thread of the block reaches, or a *_sync() "
+                 "warp function called with a mask that leaves out a lane that calls it (or "
+                 "names a lane that does not).",
+    "initcheck": "A load reads memory that was allocated but never written.",
+}
+HEADLINE = re.compile(r"(Invalid|Error|error|Race reported|Barrier error|Program hit|"
+                      r"Uninitialized|Misaligned|Out-of-range)")
+LOCATION = re.compile(r"([\w./+-]+\.(?:cuh|cu|cpp|hpp)):(\d+)")
+
+
+def find_sanitizer():
+    found = shutil.which("compute-sanitizer")
+    if found:
+        return found
+    for folder in ("/usr/local/cuda/bin", "/opt/cuda/bin"):
+        candidate = Path(folder) / "compute-sanitizer"
+        if candidate.exists():
+            return str(candidate)
+    return None
+
+
+def learner_path(path):
+    """The file as the learner finds it in the repository: the build compiles
+    chapters/NN-name/exercise/x.cu, which is exercises/NN-name/x.cu."""
+    match = re.search(r"chapters/([^/]+)/(exercise|solution|tests)/(.+)$", path)
+    if match:
+        chapter, folder, rest = match.groups()
+        folder = {"exercise": "exercises", "solution": "solutions", "tests": "tests"}[folder]
+        return f"{folder}/{chapter}/{rest}"
+    match = re.search(r"((?:exercises|solutions|tests|chapters|common)/.+)$", path)
+    return match.group(1) if match else path
+
+
+def step_filters(steps, tool, binary_name, implementation):
+    """The gtest filter of every step whose "sanitize" entry lists TOOL, for BINARY_NAME, with
+    the implementation prefix ("Exercise/" or "Solution/") put in front of each pattern."""
+    prefix = implementation.capitalize() + "/"
+    patterns = []
+    for step in steps:
+        sanitize = step.get("sanitize")
+        if not sanitize or tool not in sanitize["tools"]:
+            continue
+        for pattern in sanitize["tests"].get(binary_name, "").split(":"):
+            if pattern:
+                patterns.append(prefix + pattern)
+    return ":".join(patterns)
+
+
+class Outcome:
+    """status: 'clean', 'report', 'tests-failed' or 'skipped'; text: what to print."""
+
+    def __init__(self, status, text, headline="", location="", output=""):
+        self.status, self.text, self.headline, self.location = status, text, headline, location
+        self.output = output
+
+
+def first_report(output):
+    """The sanitizer's first report line and the first source location after it."""
+    lines = [line[len("========="):].strip() for line in output.splitlines()
+             if line.startswith("=========")]
+    for i, line in enumerate(lines):
+        if HEADLINE.search(line) and "ERROR SUMMARY" not in line and "SUMMARY" not in line:
+            for candidate in lines[i:i + 8]:
+                match = LOCATION.search(candidate)
+                if match:
+                    return line, f"{learner_path(match.group(1))}:{match.group(2)}"
+            return line, ""
+    return "", ""
+
+
+def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900):
+    sanitizer = find_sanitizer()
+    if sanitizer is None:
+        return Outcome("skipped", f"{tool}: skipped, not passed: compute-sanitizer was not found "
+                       "(it comes with the CUDA toolkit, in cuda/bin; put that on PATH)")
+    env = dict(os.environ, COURSE_UNDER_SANITIZER="1")
+    env.pop("COURSE_KNOWN_WRONG", None)
+    command = [sanitizer, "--tool", tool, "--error-exitcode", str(REPORT_EXIT),
+               "--print-limit", "20"]
+    if tool == "memcheck":
+        command += ["--padding", "4096"]
+    command += [*extra_args, str(binary), f"--gtest_filter={gtest_filter}"]
+    completed = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True,
+                               timeout=timeout, check=False)
+    output = completed.stdout + completed.stderr
+    if completed.returncode == SKIP or "SKIP: no usable CUDA GPU" in output:
+        return Outcome("skipped", f"{tool}: skipped, not passed: no usable GPU")
+    if completed.returncode == 0:
+        return Outcome("clean", f"{tool}: no report", )
+    headline, location = first_report(output)
+    if completed.returncode == REPORT_EXIT and headline:
+        text = (f"{tool} found {KIND[tool]}:\n  {headline}\n"
+                + (f"  at {location}\n" if location else "")
+                + f"  {ADVICE[tool]}")
+        return Outcome("report", text, headline, location, output)
+    tail = "\n".join(output.splitlines()[-25:])
+    return Outcome("tests-failed", f"{tool}: the tests fail when run under {tool} (exit "
+                   f"{completed.returncode}); fix what the plain run reports first.\n{tail}")
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("tool", choices=TOOLS)
+    parser.add_argument("binary")
+    parser.add_argument("--steps", help="the chapter's steps.json (clean mode)")
+    parser.add_argument("--implementation", choices=("exercise", "solution"), default="exercise")
+    parser.add_argument("--expect-report", metavar="PATTERN",
+                        help="pass only if the tool reports an error containing PATTERN")
+    parser.add_argument("--gtest_filter", help="the tests to run (instead of --steps)")
+    args, sanitizer_args = parser.parse_known_args(argv)
+
+    if os.environ.get("COURSE_UNDER_SANITIZER") == "1":
+        print(f"SKIP: this already runs under a sanitizer setup; {args.tool} is not nested")
+        return SKIP
+    gtest_filter = args.gtest_filter
+    if gtest_filter is None:
+        if not args.steps:
+            parser.error("give --steps or --gtest_filter")
+        steps = json.loads(Path(args.steps).read_text())["steps"]
+        gtest_filter = step_filters(steps, args.tool, Path(args.binary).name, args.implementation)
+        if not gtest_filter:
+            print(f"no step of {args.steps} asks for {args.tool} on {Path(args.binary).name}")
+            return 1
+    print(f"$ compute-sanitizer --tool {args.tool} {args.binary} --gtest_filter={gtest_filter}",
+          flush=True)
+    outcome = run(args.tool, args.binary, gtest_filter, extra_args=sanitizer_args)
+    if outcome.status == "skipped":
+        print("SKIP: " + outcome.text)
+        return SKIP
+    if args.expect_report is None:
+        print(outcome.text)
+        return 0 if outcome.status == "clean" else 1
+    if outcome.status == "report" and args.expect_report in outcome.output:
+        print(f"ok: {outcome.text}")
+        return 0
+    print(outcome.text)
+    print(f"FAIL: expected {args.tool} to report '{args.expect_report}'")
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

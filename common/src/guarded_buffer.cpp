@@ -1,0 +1,41 @@
+#include "course/guarded_buffer.hpp"
+
+#include <cstring>
+#include <limits>
+
+namespace course {
+
+template <>
+int guard_value<int>() { return kGuardInt; }
+template <>
+unsigned guard_value<unsigned>() { return static_cast<unsigned>(kGuardInt); }
+template <>
+long long guard_value<long long>() { return 0x5EADBEEF5EADBEEFll; }
+template <>
+unsigned long long guard_value<unsigned long long>() { return 0x5EADBEEF5EADBEEFull; }
+template <>
+float guard_value<float>() { return std::numeric_limits<float>::quiet_NaN(); }
+template <>
+double guard_value<double>() { return std::numeric_limits<double>::quiet_NaN(); }
+
+bool same_bytes(const void* a, const void* b, std::size_t bytes) noexcept {
+  return std::memcmp(a, b, bytes) == 0;
+}
+
+std::string MarginReport::text(const std::string& array_name) const {
+  if (ok()) return "";
+  std::string text;
+  if (written_after > 0) {
+    text = "wrote " + std::to_string(written_after) + " element(s) past the end of " +
+           array_name + " (up to " + std::to_string(farthest_after) +
+           " after its last element)";
+  }
+  if (written_before > 0) {
+    text += (text.empty() ? "wrote " : ", and ") + std::to_string(written_before) +
+            " element(s) before the start of " + array_name + " (up to " +
+            std::to_string(farthest_before) + " before its first element)";
+  }
+  return text + ": a store without a bounds check, or an index computed wrong";
+}
+
+}  // namespace course
