@@ -1,0 +1,206 @@
+// Chapter 06 benchmark: every step of the exercise and the solution, and CUB's
+// DeviceReduce::Sum, on doubles with 256 threads per block, at n = 2^12, 2^16, 2^20 and 2^26.
+// Each sample is timed end to end: every launch, and the sum copied to the host.
+// Counters: GB/s and %peak (of the nominal DRAM bandwidth), %ref (of CUB's GB/s at the same n,
+// in the same run), launches (kernels per reduction; CUB's counted by capturing it in a graph).
+// The two Floor rows show what launches cost by themselves: empty kernels and the copy of one
+// double, which is all a reduction of 2^12 elements really spends its time on.
+//   meson test -C build --benchmark --suite 06-warp-reduction --verbose
+#include <cub/device/device_reduce.cuh>
+
+#include <cmath>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "course/benchmark.hpp"
+#include "course/random.hpp"
+#include "warp_reduction.cuh"
+
+namespace {
+
+using warp_reduction::kSteps;
+constexpr int kBlockSize = 256;
+constexpr int kRepetitions = 5;
+
+struct Input {
+  course::DeviceBuffer<double> device;
+  long double sum = 0;
+  double bound = 0;  // allowed rounding error, the same bound as the tests
+};
+
+const Input& input_of_size(std::size_t n) {
+  static std::map<std::size_t, std::unique_ptr<Input>> inputs;
+  auto& slot = inputs[n];
+  if (!slot) {
+    slot = std::make_unique<Input>();
+    const std::vector<double> host = course::random_doubles(n, -1.0, 1.0, n);
+    slot->device = course::DeviceBuffer<double>(host);
+    slot->sum = warp_reduction::cpu_sum(host.data(), n);
+    slot->bound = warp_reduction::rounding_error_bound<double>(
+        warp_reduction::cpu_magnitude(host.data(), n),
+        warp_reduction::summation_depth(n, kBlockSize,
+                                        course::bench::device().multiprocessor_count));
+  }
+  return *slot;
+}
+
+bool close_enough(const Input& input, double got) {
+  return std::fabs(static_cast<long double>(got) - input.sum) <= input.bound;  // NaN fails
+}
+
+// Enough samples for a stable median; few enough that the whole table takes seconds.
+benchmark::IterationCount iterations_for(std::size_t n) { return n >= (1u << 24) ? 20 : 200; }
+
+std::map<std::size_t, double>& cub_gb_per_s() {
+  static std::map<std::size_t, double> measured;
+  return measured;
+}
+
+void set_counters(benchmark::State& state, const course::bench::GpuTiming& timing,
+                  std::size_t n, int launches) {
+  course::bench::set_bandwidth_counters(state, timing, n * sizeof(double));
+  state.counters["launches"] = launches;
+  const auto cub = cub_gb_per_s().find(n);
+  if (cub != cub_gb_per_s().end() && state.counters.count("GB/s")) {
+    state.counters["%ref"] = 100.0 * state.counters["GB/s"] / cub->second;
+  }
+}
+
+bool exercise_step_is_correct(int index) {
+  const Input& input = input_of_size(4096);
+  warp_reduction::Workspace<double> workspace;
+  return close_enough(input, warp_reduction::exercise_step<double>(index)(input.device.data(),
+                                                                          4096, kBlockSize,
+                                                                          workspace));
+}
+
+void bench_step(benchmark::State& state, bool is_solution, int index, std::size_t n) {
+  const Input& input = input_of_size(n);
+  const auto reduce = is_solution ? warp_reduction::solution_step<double>(index)
+                                  : warp_reduction::exercise_step<double>(index);
+  warp_reduction::Workspace<double> workspace;
+  const double check = reduce(input.device.data(), n, kBlockSize, workspace);
+  const std::string who = is_solution ? "solution" : "exercise";
+  if (!course::bench::skip_unless_correct(
+          state, close_enough(input, check),
+          who + " " + kSteps[index].name + " gives a wrong sum; its tests say why: "
+                "meson test -C build --suite 06-warp-reduction:" + who)) {
+    return;
+  }
+  const int launches = workspace.launches();
+  const auto timing = course::bench::time_gpu(state, [&] {
+    benchmark::DoNotOptimize(reduce(input.device.data(), n, kBlockSize, workspace));
+  });
+  set_counters(state, timing, n, launches);
+}
+
+// Kernels that CUB launches for one DeviceReduce::Sum: captured into a graph, not run.
+int cub_launches(const double* input, double* result, std::size_t n, void* temp,
+                 std::size_t temp_bytes) {
+  cudaStream_t stream = nullptr;
+  COURSE_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  cudaGraph_t graph = nullptr;
+  COURSE_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t status = cub::DeviceReduce::Sum(temp, temp_bytes, input, result, n, stream);
+  COURSE_CHECK(cudaStreamEndCapture(stream, &graph));
+  COURSE_CHECK(status);
+  std::size_t count = 0;
+  COURSE_CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+  std::vector<cudaGraphNode_t> nodes(count);
+  COURSE_CHECK(cudaGraphGetNodes(graph, nodes.data(), &count));
+  int kernels = 0;
+  for (cudaGraphNode_t node : nodes) {
+    cudaGraphNodeType type{};
+    COURSE_CHECK(cudaGraphNodeGetType(node, &type));
+    kernels += type == cudaGraphNodeTypeKernel;
+  }
+  COURSE_CHECK(cudaGraphDestroy(graph));
+  COURSE_CHECK(cudaStreamDestroy(stream));
+  return kernels;
+}
+
+void bench_cub(benchmark::State& state, std::size_t n) {
+  const Input& input = input_of_size(n);
+  course::DeviceBuffer<double> result(1);
+  std::size_t temp_bytes = 0;
+  COURSE_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, input.device.data(), result.data(), n));
+  course::DeviceBuffer<unsigned char> temp(temp_bytes);
+  double host_result = 0;
+  auto run = [&] {
+    COURSE_CHECK(
+        cub::DeviceReduce::Sum(temp.data(), temp_bytes, input.device.data(), result.data(), n));
+    COURSE_CHECK(cudaMemcpy(&host_result, result.data(), sizeof host_result,
+                            cudaMemcpyDeviceToHost));
+  };
+  run();
+  if (!course::bench::skip_unless_correct(state, close_enough(input, host_result),
+                                          "CUB gave a wrong sum")) {
+    return;
+  }
+  const int launches = cub_launches(input.device.data(), result.data(), n, temp.data(), temp_bytes);
+  const auto timing = course::bench::time_gpu(state, run);
+  set_counters(state, timing, n, launches);
+  cub_gb_per_s()[n] = state.counters["GB/s"];
+  state.counters["%ref"] = 100.0;
+}
+
+__global__ void empty_kernel() {}
+
+// `launches` empty kernels and the copy of one double to the host: a reduction's fixed cost.
+void bench_floor(benchmark::State& state, int launches) {
+  course::DeviceBuffer<double> value(1);
+  value.fill_bytes(0);
+  double host = 0;
+  const auto timing = course::bench::time_gpu(state, [&] {
+    for (int k = 0; k < launches; ++k) {
+      empty_kernel<<<1, 1>>>();
+      COURSE_CHECK_LAUNCH("empty_kernel");
+    }
+    COURSE_CHECK(cudaMemcpy(&host, value.data(), sizeof host, cudaMemcpyDeviceToHost));
+  });
+  benchmark::DoNotOptimize(timing);
+  state.counters["launches"] = launches;
+}
+
+void register_row(const std::string& name, benchmark::IterationCount iterations, int repetitions,
+                  std::function<void(benchmark::State&)> run) {
+  benchmark::RegisterBenchmark(name.c_str(), std::move(run))
+      ->UseManualTime()
+      ->Unit(benchmark::kMicrosecond)
+      ->Iterations(iterations)
+      ->Repetitions(repetitions)
+      ->DisplayAggregatesOnly(true);
+}
+
+}  // namespace
+
+void course::bench::register_chapter_benchmarks() {
+  for (int launches : {1, 2}) {
+    register_row("Floor/" + std::to_string(launches) + "_empty_launches+copy", 200, kRepetitions,
+                 [launches](benchmark::State& state) { bench_floor(state, launches); });
+  }
+  std::vector<bool> exercise_ok;
+  for (int index = 0; index < warp_reduction::kStepCount; ++index) {
+    exercise_ok.push_back(exercise_step_is_correct(index));
+  }
+  for (const int log2n : {12, 16, 20, 26}) {
+    const std::size_t n = std::size_t{1} << log2n;
+    const std::string size = "/double/n=2^" + std::to_string(log2n);
+    register_row("CUB/DeviceReduce::Sum" + size, iterations_for(n), kRepetitions,
+                 [n](benchmark::State& state) { bench_cub(state, n); });
+    for (const bool is_solution : {false, true}) {
+      for (int index = 0; index < warp_reduction::kStepCount; ++index) {
+        const bool timed = is_solution || exercise_ok[index];
+        register_row(std::string(is_solution ? "Solution/" : "Exercise/") + kSteps[index].name +
+                         size,
+                     timed ? iterations_for(n) : 1, timed ? kRepetitions : 1,
+                     [is_solution, index, n](benchmark::State& state) {
+                       bench_step(state, is_solution, index, n);
+                     });
+      }
+    }
+  }
+}

@@ -1,0 +1,82 @@
+// Step 1: complete unrolling (the classic kernel 6).
+// Changed from chapter 05's kernel 5: the block size is a template parameter, BLOCK, so every
+// bound of the tree is known at compile time. The `for` loop over the levels becomes a straight
+// run of `if (BLOCK >= 512) ...` that the compiler evaluates away: no loop counter, no compare
+// and branch per level, no `s >>= 1`. The kernel had become limited by those instructions, not
+// by memory; now each level is just a load, an add and a store. The host picks the
+// instantiation from the run-time block size (with_block_size in warp_reduction.cuh).
+#include "warp_reduction.cuh"
+#include "warp_reduction_device.cuh"
+
+namespace warp_reduction::solution {
+
+namespace {
+
+template <typename T, unsigned BLOCK>
+__global__ void complete_unroll_kernel(const T* input, T* block_sums, std::size_t n) {
+  __shared__ T sdata[BLOCK];
+  const unsigned tid = threadIdx.x;
+  // First add during load, as in chapter 05's kernels 4 and 5: 2 * BLOCK elements per block.
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * (2 * BLOCK) + tid;
+  T sum = i < n ? input[i] : T(0);
+  if (i + BLOCK < n) sum += input[i + BLOCK];
+  sdata[tid] = sum;
+  __syncthreads();
+  // BEGIN SOLUTION
+  // TODO: chapter 05's tree with every level written out. For BLOCK >= 1024, 512, 256 and 128
+  //       (in that order): threads below half of that add the slot half of that above theirs
+  //       (keep the running sum in `sum` and store it), then the block waits. Then the first
+  //       warp does offsets 32, 16, 8, 4, 2, 1: add sdata[tid + offset], __syncwarp(), store,
+  //       __syncwarp(). Write `if (BLOCK >= 512)`: BLOCK is a constant, the test disappears.
+  if (BLOCK >= 1024) {
+    if (tid < 512) sdata[tid] = sum = sum + sdata[tid + 512];
+    __syncthreads();
+  }
+  if (BLOCK >= 512) {
+    if (tid < 256) sdata[tid] = sum = sum + sdata[tid + 256];
+    __syncthreads();
+  }
+  if (BLOCK >= 256) {
+    if (tid < 128) sdata[tid] = sum = sum + sdata[tid + 128];
+    __syncthreads();
+  }
+  if (BLOCK >= 128) {
+    if (tid < 64) sdata[tid] = sum = sum + sdata[tid + 64];
+    __syncthreads();
+  }
+  if (tid < 32) {
+    // Six levels in one warp: no block barrier, but the lanes still need __syncwarp() between
+    // reading a neighbour's slot and overwriting their own (chapter 05, kernel 5).
+#pragma unroll
+    for (unsigned offset = 32; offset > 0; offset /= 2) {
+      sum += sdata[tid + offset];
+      __syncwarp();
+      sdata[tid] = sum;
+      __syncwarp();
+    }
+  }
+  // END SOLUTION
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
+}  // namespace
+
+template <typename T>
+T step1_complete_unroll(const T* input, std::size_t n, int block_size, Workspace<T>& workspace) {
+  check_arguments("step1_complete_unroll", input, n, block_size);
+  check_grid("step1_complete_unroll", n, 2 * static_cast<std::size_t>(block_size));
+  const std::size_t per_block = 2 * static_cast<std::size_t>(block_size);
+  return reduce_in_passes(
+      input, n, workspace, [&](std::size_t count) { return course::ceil_div(count, per_block); },
+      [&](const T* in, T* out, std::size_t count, std::size_t blocks) {
+        with_block_size(block_size, [&](auto block) {
+          constexpr unsigned BLOCK = decltype(block)::value;
+          complete_unroll_kernel<T, BLOCK><<<static_cast<unsigned>(blocks), BLOCK>>>(in, out, count);
+        });
+        COURSE_CHECK_LAUNCH("complete_unroll_kernel");
+      });
+}
+
+WARP_REDUCTION_INSTANTIATE(step1_complete_unroll)
+
+}  // namespace warp_reduction::solution

@@ -1,0 +1,35 @@
+// Known-wrong variants of chapter 06's steps, each a classic bug. test_mistakes.cpp checks that
+// each is rejected: by the numbers (the test puts NaN or 0x5EADBEEF around the input), by a
+// compute-sanitizer tool where the numbers come out right, or by the machine code (the fence).
+#pragma once
+
+#include "warp_reduction.cuh"
+
+namespace warp_reduction::mistakes {
+
+// Step 1 with the last warp of the classic slides: a `volatile` pointer and no __syncwarp().
+// Volta and newer do not run a warp in lockstep: a data race, whatever sum it gives.
+template <typename T>
+T last_warp_without_syncwarp(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
+
+// Step 3 with the shuffle mask 0x0000ffff ("only lanes 0-15 receive a value"): lanes 16-31
+// call __shfl_down_sync too, and a lane outside the mask it calls with is undefined behaviour.
+template <typename T>
+T partial_mask_shuffle(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
+
+// Step 4 with the vector count rounded up and no tail: the last vector reads past the end of
+// the input and adds what it finds there.
+template <typename T>
+T vector_load_past_the_tail(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
+
+// Step 4 reading the last, partial vector whole but adding only its elements below n: the sum
+// is right, the 16-byte load still reads past the end of the input.
+template <typename T>
+T masked_vector_load_past_the_tail(const T* input, std::size_t n, int block_size,
+                                   Workspace<T>& ws);
+
+// Step 5 without the __threadfence() between storing the block total and taking the ticket.
+template <typename T>
+T missing_threadfence(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
+
+}  // namespace warp_reduction::mistakes

@@ -1,0 +1,107 @@
+// The tests have teeth: every known-wrong variant in mistakes/ is rejected, and each test prints
+// what a learner with that bug would see (the README quotes them).
+//  - by the numbers: Mistakes/KnownMistakes.*;
+//  - by compute-sanitizer, where the numbers may come out right: MistakesSeenBySanitizers.* run
+//    the mistake and report what the numbers did; the Meson tests "<tool> catches <mistake>"
+//    run them under the tool and require its report;
+//  - by the machine code: the missing fence.
+#include <gtest/gtest.h>
+
+#include <iostream>
+#include <string>
+
+#include "mistakes/mistakes.hpp"
+#include "warp_reduction_checks.hpp"
+
+namespace warp_reduction::testing {
+namespace {
+
+const char* const kFile = "tests/06-warp-reduction/mistakes/warp_reduction_mistakes.cu";
+
+struct KnownMistake {
+  const char* name;
+  ReduceFn<int> run_int;
+  ReduceFn<float> run_float;
+};
+
+void PrintTo(const KnownMistake& mistake, std::ostream* out) { *out << mistake.name; }
+
+// The first rejection over every size, offset and block size, or "" when everything passed.
+std::string first_rejection(const KnownMistake& mistake) {
+  for (std::size_t n : test_sizes()) {
+    for (int block_size : {64, 256, 1024}) {
+      for (std::size_t offset : start_offsets<int>()) {
+        ::testing::AssertionResult verdict =
+            matches_cpu<int>({mistake.name, kFile}, mistake.run_int, n, offset, block_size);
+        if (verdict && offset < 2) {
+          verdict = matches_cpu<float>({mistake.name, kFile}, mistake.run_float, n, offset,
+                                       block_size);
+        }
+        if (!verdict) return verdict.message();
+      }
+    }
+  }
+  return "";
+}
+
+#define KNOWN_MISTAKE(name) \
+  KnownMistake { #name, mistakes::name<int>, mistakes::name<float> }
+
+class KnownMistakes : public ::testing::TestWithParam<KnownMistake> {};
+
+TEST_P(KnownMistakes, AreRejectedByTheTests) {
+  const std::string rejection = first_rejection(GetParam());
+  ASSERT_FALSE(rejection.empty()) << GetParam().name << " passed every check: the tests "
+                                  << "cannot catch this mistake";
+  std::cout << "Rejected as expected. What the learner sees:\n" << rejection << "\n";
+}
+
+INSTANTIATE_TEST_SUITE_P(Mistakes, KnownMistakes,
+                         ::testing::Values(KNOWN_MISTAKE(vector_load_past_the_tail)),
+                         [](const ::testing::TestParamInfo<KnownMistake>& info) {
+                           return std::string(info.param.name);
+                         });
+
+// Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
+// run, and say whether the numbers showed the bug on this GPU.
+void report_numbers(const KnownMistake& mistake, const char* tool) {
+  const std::string rejection = first_rejection(mistake);
+  if (rejection.empty()) {
+    std::cout << "The numbers came out right on this GPU: only " << tool << " sees "
+              << mistake.name << ".\n";
+  } else {
+    std::cout << "The tests caught " << mistake.name << " on this GPU too:\n" << rejection << "\n";
+  }
+}
+
+TEST(MistakesSeenBySanitizers, LastWarpWithoutSyncwarp) {
+  report_numbers(KNOWN_MISTAKE(last_warp_without_syncwarp), "racecheck");
+}
+
+TEST(MistakesSeenBySanitizers, PartialMaskShuffle) {
+  report_numbers(KNOWN_MISTAKE(partial_mask_shuffle), "synccheck");
+}
+
+TEST(MistakesSeenBySanitizers, MaskedVectorLoadPastTheTail) {
+  report_numbers(KNOWN_MISTAKE(masked_vector_load_past_the_tail), "memcheck");
+}
+
+TEST(Mistakes, MissingThreadfenceIsRejectedByTheMemoryOrderCheck) {
+  std::string why_not;
+  const auto code = machine_code_of({"8mistakes", "missing_threadfence_kernel"}, &why_not);
+  if (!why_not.empty()) GTEST_SKIP() << "skipped, not passed: " << why_not;
+  ASSERT_FALSE(code.empty());
+  for (const MachineCode& function : code) {
+    const std::string problem = ticket_ordering_problem(function);
+    EXPECT_FALSE(problem.empty()) << function.kernel << " passed the memory-order check";
+    if (!problem.empty() && &function == &code.front()) {
+      std::cout << "Rejected as expected. What the learner sees:\nstep5_one_launch: " << problem
+                << "\n";
+    }
+  }
+  // And the numbers, which do not show it: a missing fence is a race that rarely loses.
+  report_numbers(KNOWN_MISTAKE(missing_threadfence), "the memory-order check");
+}
+
+}  // namespace
+}  // namespace warp_reduction::testing

@@ -1,0 +1,149 @@
+// GPU tests of chapter 06 against the solution (suite "solution") and the exercise (suite
+// "exercise"): every step and library form, block sizes 64, 256 and 1024, every test size from
+// 1 to 2^26 + 7 and start offsets that misalign the input for 16-byte loads; ints exactly,
+// floats and doubles within the rounding bound. Plus the one-launch kernels' memory order,
+// read off their machine code.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+
+#include "course/guarded_buffer.hpp"
+#include "warp_reduction_checks.hpp"
+
+namespace warp_reduction::testing {
+namespace {
+
+enum class Implementation { solution, exercise };
+using Case = std::tuple<Implementation, int, int>;  // implementation, index in kSteps, block
+
+StepUnderTest under_test(Implementation impl, int index) {
+  return {kSteps[index].name,
+          std::string(impl == Implementation::solution ? "solutions" : "exercises") +
+              "/06-warp-reduction/" + kSteps[index].file};
+}
+
+// Every size and start offset; stops at the first mismatch (one message per test, not dozens).
+template <typename T>
+void expect_every_size_matches(Implementation impl, int index, int block_size) {
+  const ReduceFn<T> reduce =
+      impl == Implementation::solution ? solution_step<T>(index) : exercise_step<T>(index);
+  for (std::size_t n : test_sizes()) {
+    for (std::size_t offset : start_offsets<T>()) {
+      const ::testing::AssertionResult verdict =
+          matches_cpu<T>(under_test(impl, index), reduce, n, offset, block_size);
+      if (!verdict) {
+        ADD_FAILURE() << verdict.message();
+        return;
+      }
+    }
+  }
+}
+
+class WarpReduction : public ::testing::TestWithParam<Case> {};
+
+TEST_P(WarpReduction, MatchesCpuForIntsExactly) {
+  const auto [impl, index, block_size] = GetParam();
+  expect_every_size_matches<int>(impl, index, block_size);
+}
+
+TEST_P(WarpReduction, MatchesCpuForFloatsWithinTheRoundingBound) {
+  const auto [impl, index, block_size] = GetParam();
+  expect_every_size_matches<float>(impl, index, block_size);
+}
+
+TEST_P(WarpReduction, MatchesCpuForDoublesWithinTheRoundingBound) {
+  const auto [impl, index, block_size] = GetParam();
+  expect_every_size_matches<double>(impl, index, block_size);
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return std::string(kSteps[std::get<1>(info.param)].name) + "_block" +
+         std::to_string(std::get<2>(info.param));
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, WarpReduction,
+                         ::testing::Combine(::testing::Values(Implementation::solution),
+                                            ::testing::Range(0, kStepCount),
+                                            ::testing::Values(64, 256, 1024)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Exercise, WarpReduction,
+                         ::testing::Combine(::testing::Values(Implementation::exercise),
+                                            ::testing::Range(0, kStepCount),
+                                            ::testing::Values(64, 256, 1024)),
+                         case_name);
+
+// ---- Launch counts (the launchers' part, the same in exercise and solution) --------------------
+class LaunchCount : public ::testing::TestWithParam<int> {};
+
+TEST_P(LaunchCount, IsOneForTheOneLaunchStepsAndTwoForTheGridStridePasses) {
+  const int index = GetParam();
+  const std::size_t n = (1 << 20) + 3;
+  const course::GuardedBuffer<int> input(test_input<int>(n));
+  Workspace<int> workspace;
+  solution_step<int>(index)(input.data(), n, 256, workspace);
+  if (kSteps[index].one_launch) {
+    EXPECT_EQ(workspace.launches(), 1) << kSteps[index].name << ": one launch, no host loop";
+  } else if (index > 0) {
+    EXPECT_EQ(workspace.launches(), 2)
+        << kSteps[index].name << ": a grid-stride pass, then one block over the block sums";
+  } else {
+    EXPECT_EQ(workspace.launches(), 3) << "2^20 + 3 elements, 512 per block: 2049, 5, 1 sums";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, LaunchCount, ::testing::Range(0, kStepCount),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(kSteps[info.param].name);
+                         });
+
+// ---- The one-launch kernels: store, __threadfence(), then the ticket -----------------------
+// A missing fence gives the right numbers almost always, so no run can show it; the machine
+// code can. (cuobjdump -sass prints it; the test reads it from this very program.)
+struct OneLaunchKernel {
+  Implementation implementation;
+  const char* step;         // kSteps name
+  const char* file;         // where its kernel is
+  const char* kernel_part;  // in the mangled kernel name
+};
+
+class OneLaunchMemoryOrder : public ::testing::TestWithParam<OneLaunchKernel> {};
+
+TEST_P(OneLaunchMemoryOrder, TheBlockTotalIsFencedBeforeTheTicket) {
+  const OneLaunchKernel kernel = GetParam();
+  const bool solution = kernel.implementation == Implementation::solution;
+  std::string why_not;
+  const auto code = machine_code_of({solution ? "8solution" : "8exercise", kernel.kernel_part},
+                                    &why_not);
+  if (!why_not.empty()) GTEST_SKIP() << "skipped, not passed: " << why_not;
+  ASSERT_FALSE(code.empty()) << "no kernel matching " << kernel.kernel_part << " in this program";
+  for (const MachineCode& function : code) {
+    const std::string problem = ticket_ordering_problem(function);
+    EXPECT_TRUE(problem.empty()) << kernel.step << ": " << problem << ".\n  Edit: "
+                                 << (solution ? "solutions" : "exercises")
+                                 << "/06-warp-reduction/" << kernel.file << "\n  Kernel: "
+                                 << function.kernel;
+    if (!problem.empty()) return;
+  }
+}
+
+std::vector<OneLaunchKernel> one_launch_kernels(Implementation impl) {
+  return {{impl, "step5_one_launch", "step5_one_launch.cu", "one_launch_kernel"},
+          {impl, "step6_cooperative_groups", "step6_library_forms.cu", "CooperativeGroupsBlockSum"},
+          {impl, "step6_cub_block_reduce", "step6_library_forms.cu", "CubBlockSum"}};
+}
+
+std::string kernel_name(const ::testing::TestParamInfo<OneLaunchKernel>& info) {
+  return info.param.step;
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, OneLaunchMemoryOrder,
+                         ::testing::ValuesIn(one_launch_kernels(Implementation::solution)),
+                         kernel_name);
+// Step 6's kernels take their ticket in ready-made code: only step 5's is the learner's.
+INSTANTIATE_TEST_SUITE_P(Exercise, OneLaunchMemoryOrder,
+                         ::testing::Values(one_launch_kernels(Implementation::exercise).front()),
+                         kernel_name);
+
+}  // namespace
+}  // namespace warp_reduction::testing

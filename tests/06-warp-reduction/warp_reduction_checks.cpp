@@ -1,0 +1,310 @@
+#include "warp_reduction_checks.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <tuple>
+
+#include "course/guarded_buffer.hpp"
+#include "course/random.hpp"
+#include "course/testing.hpp"
+
+namespace warp_reduction::testing {
+
+namespace {
+
+template <typename T>
+const char* type_name();
+template <> const char* type_name<int>() { return "int"; }
+template <> const char* type_name<float>() { return "float"; }
+template <> const char* type_name<double>() { return "double"; }
+
+template <typename T>
+std::string text(T value) {
+  std::ostringstream out;
+  out.precision(std::numeric_limits<T>::max_digits10);
+  out << value;
+  return out.str();
+}
+
+// The whole test input of size n on the GPU, between guard margins, uploaded once.
+template <typename T>
+const course::GuardedBuffer<T>& device_input(std::size_t n) {
+  static std::map<std::size_t, std::unique_ptr<course::GuardedBuffer<T>>> cache;
+  auto& slot = cache[n];
+  if (!slot) slot = std::make_unique<course::GuardedBuffer<T>>(test_input<T>(n));
+  return *slot;
+}
+
+struct Reference {
+  long double sum = 0;
+  long double magnitude = 0;
+};
+
+template <typename T>
+const Reference& reference(std::size_t n, std::size_t offset) {
+  static std::map<std::pair<std::size_t, std::size_t>, Reference> cache;
+  const auto found = cache.find({n, offset});
+  if (found != cache.end()) return found->second;
+  const T* slice = test_input<T>(n).data() + offset;
+  return cache[{n, offset}] = {cpu_sum(slice, n - offset), cpu_magnitude(slice, n - offset)};
+}
+
+int multiprocessors() {
+  static const int count = [] {
+    int device = 0, value = 0;
+    COURSE_CHECK(cudaGetDevice(&device));
+    COURSE_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
+    return value;
+  }();
+  return count;
+}
+
+// Integers: a difference that tells where the sum went wrong.
+std::string diagnose_int_difference(const std::vector<int>& input, std::size_t offset,
+                                    long long expected, int got) {
+  const std::uint32_t difference =
+      static_cast<std::uint32_t>(got) - static_cast<std::uint32_t>(expected);  // modulo 2^32
+  for (std::uint32_t k = 1; k <= 256; ++k) {
+    const std::uint32_t reads = k * static_cast<std::uint32_t>(course::kGuardInt);
+    if (difference == reads || difference == 0u - reads) {
+      return "the sum is off by exactly " + std::to_string(k) +
+             " times 0x5EADBEEF, the value the test puts around the input: the kernel read " +
+             std::to_string(k) + " element(s) outside it (a vector or an index past the end?)";
+    }
+  }
+  std::uint32_t first = 0, last = 0;
+  for (std::size_t j = 1; j <= 64 && offset + j <= input.size(); ++j) {
+    first += static_cast<std::uint32_t>(input[offset + j - 1]);
+    last += static_cast<std::uint32_t>(input[input.size() - j]);
+    if (difference == 0u - last) {
+      return "exactly the last " + std::to_string(j) + " element(s) are missing: the tail after "
+             "the last whole vector, or a loop bound that stops early?";
+    }
+    if (difference == 0u - first) {
+      return "exactly the first " + std::to_string(j) + " element(s) are missing: the head "
+             "before the first 16-byte boundary, or a loop that starts late?";
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
+template <typename T>
+const std::vector<T>& test_input(std::size_t n) {
+  static std::map<std::size_t, std::unique_ptr<std::vector<T>>> cache;
+  auto& slot = cache[n];
+  if (!slot) {
+    if constexpr (std::is_integral_v<T>) {
+      slot = std::make_unique<std::vector<T>>(course::random_ints(n, -16, 16, n));
+    } else {
+      const auto values = course::random_doubles(n, -1.0, 1.0, n);
+      slot = std::make_unique<std::vector<T>>(values.begin(), values.end());
+    }
+  }
+  return *slot;
+}
+
+const std::vector<std::size_t>& test_sizes() {
+  static const std::vector<std::size_t> sizes = [] {
+    std::vector<std::size_t> s = {1, 2, 3, 7, 33, 1025, 4099};
+    if (!course::under_sanitizer()) {
+      for (std::size_t n : {31u, 32u, 255u, 1023u, 1024u, (1u << 16) + 1, (1u << 20) + 3,
+                            (1u << 26) + 7}) {
+        s.push_back(n);
+      }
+    }
+    return s;
+  }();
+  return sizes;
+}
+
+template <typename T>
+const std::vector<std::size_t>& start_offsets() {
+  static const std::vector<std::size_t> offsets =
+      std::is_integral_v<T> ? std::vector<std::size_t>{0, 1, 2, 3}
+                            : std::vector<std::size_t>{0, 1};
+  return offsets;
+}
+
+template <typename T>
+::testing::AssertionResult matches_cpu(const StepUnderTest& step, ReduceFn<T> reduce,
+                                       std::size_t n, std::size_t offset, int block_size) {
+  if (offset >= n) return ::testing::AssertionSuccess();  // nothing left to sum
+  const T* input = device_input<T>(n).data() + offset;
+  const std::size_t count = n - offset;
+  Workspace<T> workspace;
+  workspace.poison_before_each_run(true);
+  const T got = reduce(input, count, block_size, workspace);
+  COURSE_CHECK(cudaDeviceSynchronize());
+  const Reference& exact = reference<T>(n, offset);
+  const double bound = rounding_error_bound<T>(
+      exact.magnitude, summation_depth(count, block_size, multiprocessors()));
+  const long double error = std::fabs(static_cast<long double>(got) - exact.sum);
+  const std::string margins = workspace.margin_report();
+  const bool finite = std::isfinite(static_cast<double>(got));
+  if (finite && error <= bound && margins.empty()) return ::testing::AssertionSuccess();
+
+  std::ostringstream message;
+  message << step.name << "<" << type_name<T>() << ">, n = " << count;
+  if (offset > 0) message << " starting at input + " << offset;
+  message << ", block size " << block_size << ": the sum is " << text(got) << ", the CPU says "
+          << text(static_cast<double>(exact.sum));
+  if (bound > 0) message << " (allowed error " << bound << ")";
+  message << ".\n  Edit: " << step.source_file;
+  std::string diagnosis;
+  if (!margins.empty()) {
+    diagnosis = "the kernel " + margins;
+  } else if (!finite) {
+    diagnosis = "NaN: the test surrounds the input with NaN and poisons the block sums with "
+                "NaN, so the kernel read outside the input or a block sum that was never "
+                "written (a vector past the end, or a block that stores no sum?)";
+  } else if (count > 1 && got == T(0)) {
+    diagnosis = "the result is 0: nothing was added up (is the TODO still open?)";
+  } else if (const T poison = course::poison_value<T>();
+             std::memcmp(&got, &poison, sizeof got) == 0) {
+    diagnosis = "the result still holds the poison the test wrote over it: it was never "
+                "written (is the TODO still open?)";
+  } else if constexpr (std::is_integral_v<T>) {
+    diagnosis = diagnose_int_difference(test_input<T>(n), offset,
+                                        static_cast<long long>(exact.sum), got);
+  }
+  if (diagnosis.empty()) {
+    Workspace<T> again;
+    const T second = reduce(input, count, block_size, again);
+    if (!(second == got)) {
+      diagnosis = "a second run gave " + text(second) +
+                  ": the result changes from run to run, a race (a missing barrier?)";
+    } else if (count > 1 && got == test_input<T>(n)[offset]) {
+      diagnosis = "the result is the first element alone: nothing was added into it";
+    }
+  }
+  if (!diagnosis.empty()) message << "\n  Diagnosis: " << diagnosis;
+  return ::testing::AssertionFailure() << message.str();
+}
+
+#define WARP_REDUCTION_CHECKS_FOR(T)                                                        \
+  template const std::vector<T>& test_input<T>(std::size_t);                              \
+  template const std::vector<std::size_t>& start_offsets<T>();                            \
+  template ::testing::AssertionResult matches_cpu<T>(const StepUnderTest&, ReduceFn<T>,   \
+                                                     std::size_t, std::size_t, int);
+WARP_REDUCTION_CHECKS_FOR(int)
+WARP_REDUCTION_CHECKS_FOR(float)
+WARP_REDUCTION_CHECKS_FOR(double)
+
+// ---- machine code ---------------------------------------------------------------------------
+
+namespace {
+
+std::string find_cuobjdump() {
+  std::vector<std::string> folders;
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream entries(path);
+    for (std::string folder; std::getline(entries, folder, ':');) folders.push_back(folder);
+  }
+  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
+    if (const char* home = std::getenv(variable)) folders.push_back(std::string(home) + "/bin");
+  }
+  folders.push_back("/usr/local/cuda/bin");
+  for (const std::string& folder : folders) {
+    const std::string candidate = folder + "/cuobjdump";
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return "";
+}
+
+// Every kernel's SASS in this program, read once: {mangled name: instructions}.
+const std::vector<MachineCode>& all_machine_code(std::string* why_not) {
+  static std::string failure;
+  static const std::vector<MachineCode> code = [] {
+    std::vector<MachineCode> functions;
+    const std::string tool = find_cuobjdump();
+    if (tool.empty()) {
+      failure = "cuobjdump (part of the CUDA toolkit, next to nvcc) was not found on PATH, in "
+                "$CUDA_HOME/bin or in /usr/local/cuda/bin";
+      return functions;
+    }
+    const std::string command = tool + " -sass /proc/self/exe 2>&1";
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) {
+      failure = "could not run " + command;
+      return functions;
+    }
+    char buffer[4096];
+    const std::regex function_line(R"(Function\s*:\s*(\S+))");
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+      const std::string line(buffer);
+      std::smatch match;
+      if (std::regex_search(line, match, function_line)) {
+        functions.push_back({match[1].str(), {}});
+      } else if (!functions.empty() && line.find("/*") != std::string::npos) {
+        functions.back().instructions.push_back(line);
+      }
+    }
+    if (pclose(pipe) != 0 && functions.empty()) failure = "cuobjdump -sass failed on this program";
+    return functions;
+  }();
+  if (why_not != nullptr) *why_not = failure;
+  return code;
+}
+
+bool contains_word(const std::string& line, const std::regex& pattern) {
+  return std::regex_search(line, pattern);
+}
+
+}  // namespace
+
+std::vector<MachineCode> machine_code_of(const std::vector<std::string>& name_parts,
+                                         std::string* why_not) {
+  std::vector<MachineCode> matching;
+  for (const MachineCode& function : all_machine_code(why_not)) {
+    bool all = true;
+    for (const std::string& part : name_parts) all &= function.kernel.find(part) != std::string::npos;
+    if (all) matching.push_back(function);
+  }
+  return matching;
+}
+
+std::string ticket_ordering_problem(const MachineCode& code) {
+  const std::regex atomic(R"(\b(ATOMG?|RED)\.)"), fence(R"(\bMEMBAR\b)"), store(R"(\bSTG\.)");
+  std::ptrdiff_t first_atomic = -1;
+  for (std::size_t i = 0; i < code.instructions.size(); ++i) {
+    if (contains_word(code.instructions[i], atomic)) {
+      first_atomic = static_cast<std::ptrdiff_t>(i);
+      break;
+    }
+  }
+  if (first_atomic < 0) {
+    return "the kernel takes no ticket: there is no atomic instruction in it (is the TODO still "
+           "open?)";
+  }
+  std::ptrdiff_t last_store = -1;
+  for (std::ptrdiff_t i = first_atomic - 1; i >= 0; --i) {
+    if (contains_word(code.instructions[i], store)) {
+      last_store = i;
+      break;
+    }
+  }
+  if (last_store < 0) {
+    return "the kernel stores no block total before it takes its ticket (no STG before the "
+           "first atomic): the last block could read a total that is not there yet";
+  }
+  for (std::ptrdiff_t i = last_store + 1; i < first_atomic; ++i) {
+    if (contains_word(code.instructions[i], fence)) return "";
+  }
+  return "no __threadfence() between storing the block total and taking the ticket (no MEMBAR "
+         "between the STG and the first atomic in the machine code): another block can see the "
+         "ticket before it sees the total, and the last block would add a stale or poisoned "
+         "value. It may pass every run here and fail on the next GPU";
+}
+
+}  // namespace warp_reduction::testing
