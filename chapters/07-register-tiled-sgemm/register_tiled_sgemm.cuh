@@ -1,0 +1,123 @@
+// Chapter 07, register-tiled SGEMM: from chapter 04's ~18% of cuBLAS toward cuBLAS, by making
+// every value loaded from shared memory feed more multiply-adds. The API that the exercise, the
+// solution and the known-wrong variants implement. Plain C++ apart from the CUDA runtime.
+//
+// P = M x N in FP32, all row-major device matrices: M is m x k, N is k x n, P is m x n (the
+// course's convention since chapter 02). Every step takes any m, k, n >= 1 (chapter 04's
+// boundary checks carried over). The 16-byte loads of steps 3-5 need rows that start on 16
+// bytes: when k or n is not a multiple of 4, or a pointer is not 16-byte aligned, those steps
+// load one float at a time instead (same result, a little slower).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <string>
+#include <vector>
+
+namespace register_tiled_sgemm {
+
+// The shared argument checks (std::invalid_argument with what to pass instead): sizes of at
+// least 1, every matrix's element count below 2^31 (the kernels index with int), non-null
+// pointers.
+void check_arguments(const char* function, const float* M, const float* N, const float* P,
+                     int m, int k, int n);
+
+// True when the 16-byte loads and stores of steps 3-5 apply: k and n multiples of 4 and the
+// three matrices 16-byte aligned.
+bool vector_loads_apply(const float* M, const float* N, const float* P, int k, int n);
+
+// Step 4's tile parameters: a block computes block_m x block_n of P, walking k in slices of
+// block_k; each warp owns warp_m x warp_n of that, and each thread thread_m x thread_n results
+// per warp sub-tile. Only the configurations in kWarpTilings are compiled.
+struct WarpTiling {
+  int block_m, block_n, block_k;
+  int warp_m, warp_n, warp_n_iterations;
+  int thread_m, thread_n;
+  int threads;
+  std::string text() const;  // "128x128x16, warp 64x64, thread 8x4, 128 threads"
+  bool operator==(const WarpTiling& other) const;
+};
+inline constexpr WarpTiling kLargeTiles{128, 128, 16, 64, 64, 4, 8, 4, 128};
+inline constexpr WarpTiling kWideTiles{128, 128, 16, 64, 32, 2, 8, 4, 256};
+inline constexpr WarpTiling kSmallTiles{64, 64, 16, 32, 32, 2, 4, 4, 128};
+inline constexpr WarpTiling kWarpTilings[] = {kLargeTiles, kWideTiles, kSmallTiles};
+// The configuration steps 4 and 5 use for a shape when none is named: the large tiles, unless
+// they would leave the GPU with fewer than two blocks per multiprocessor to run.
+WarpTiling choose_warp_tiling(int m, int n, int multiprocessors);
+int multiprocessor_count();  // of the current GPU
+
+// Registers per thread and bytes of local memory (spills and stack) of a step's kernel, read
+// with cudaFuncGetAttributes: the README's table, and the test that no step spills.
+struct KernelResources {
+  int registers = 0;
+  std::size_t local_bytes = 0;
+  std::size_t shared_bytes = 0;
+};
+KernelResources resources_of(const void* kernel);
+
+#define REGISTER_TILED_SGEMM_DECLARE_STEPS                                                        \
+  /* Step 1: 1D block tiling, each thread computes TM = 8 results of one column. */               \
+  void step1_1d_blocktiling(const float* M, const float* N, float* P, int m, int k, int n);      \
+  /* Step 2: 2D block tiling, each thread computes an 8 x 8 register tile. */                      \
+  void step2_2d_blocktiling(const float* M, const float* N, float* P, int m, int k, int n);      \
+  /* Step 3: 16-byte loads; M's tile stored transposed so the inner loop reads vectors. */         \
+  void step3_vectorized_loads(const float* M, const float* N, float* P, int m, int k, int n);    \
+  /* Step 4: warptiling (block, warp, thread); tiling as chosen by choose_warp_tiling(). */        \
+  void step4_warptiling(const float* M, const float* N, float* P, int m, int k, int n);          \
+  void step4_warptiling(const float* M, const float* N, float* P, int m, int k, int n,           \
+                        const WarpTiling& tiling);                                               \
+  /* Step 5: double buffering: the next tiles load while the current ones are used. */           \
+  void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n);    \
+  /* The registers and local memory of each step's kernel (16-byte loads; large tiles). */       \
+  KernelResources step1_resources();                                                              \
+  KernelResources step2_resources();                                                              \
+  KernelResources step3_resources();                                                              \
+  KernelResources step4_resources(const WarpTiling& tiling);                                      \
+  KernelResources step5_resources();
+
+namespace solution {
+REGISTER_TILED_SGEMM_DECLARE_STEPS
+}  // namespace solution
+
+namespace exercise {
+REGISTER_TILED_SGEMM_DECLARE_STEPS
+}  // namespace exercise
+
+struct StepInfo {
+  int number;
+  const char* name;
+  const char* file;
+};
+inline constexpr StepInfo kSteps[] = {
+    {1, "step1_1d_blocktiling", "step1_1d_blocktiling.cu"},
+    {2, "step2_2d_blocktiling", "step2_2d_blocktiling.cu"},
+    {3, "step3_vectorized_loads", "step3_vectorized_loads.cu"},
+    {4, "step4_warptiling", "step4_warptiling.cu"},
+    {5, "step5_double_buffering", "step5_double_buffering.cu"},
+};
+inline constexpr int kStepCount = 5;
+
+using Sgemm = void (*)(const float* M, const float* N, float* P, int m, int k, int n);
+inline Sgemm solution_step(int number) {
+  constexpr Sgemm steps[] = {solution::step1_1d_blocktiling, solution::step2_2d_blocktiling,
+                             solution::step3_vectorized_loads, solution::step4_warptiling,
+                             solution::step5_double_buffering};
+  return steps[number - 1];
+}
+inline KernelResources solution_resources(int number) {
+  switch (number) {
+    case 1: return solution::step1_resources();
+    case 2: return solution::step2_resources();
+    case 3: return solution::step3_resources();
+    case 4: return solution::step4_resources(kLargeTiles);
+    default: return solution::step5_resources();
+  }
+}
+inline Sgemm exercise_step(int number) {
+  constexpr Sgemm steps[] = {exercise::step1_1d_blocktiling, exercise::step2_2d_blocktiling,
+                             exercise::step3_vectorized_loads, exercise::step4_warptiling,
+                             exercise::step5_double_buffering};
+  return steps[number - 1];
+}
+
+}  // namespace register_tiled_sgemm

@@ -1,0 +1,186 @@
+// Device pieces of chapter 07.
+//
+// The tile loads and the result stores, with chapter 04's boundary checks: an element outside a
+// matrix loads as 0.0f (harmless in a dot product), and nothing is stored outside P. Each is
+// written twice, chosen at compile time: VECTOR (16-byte loads and stores, when
+// vector_loads_apply()) and one float at a time. Step 3 asks you to write the vector loads
+// yourself; from step 4 on they come ready-made from here (read them after step 3).
+#pragma once
+
+#include <type_traits>
+
+#include "register_tiled_sgemm.cuh"
+
+namespace register_tiled_sgemm {
+
+// Copies the BM x BK tile of M whose top-left element is (row0, col0) into shared memory,
+// TRANSPOSED: tile_t[c * BM + r] = M(row0 + r, col0 + c). The inner loops then read BM-long
+// columns of the tile as consecutive floats, four at a time.
+template <int BM, int BK, int THREADS, bool VECTOR>
+__device__ __forceinline__ void load_m_tile_transposed(const float* M, float* tile_t, int row0,
+                                                       int col0, int m, int k) {
+  if constexpr (VECTOR) {
+    constexpr int kVectorsPerRow = BK / 4;
+    constexpr int kRowsPerRound = THREADS / kVectorsPerRow;
+    static_assert(THREADS % kVectorsPerRow == 0 && BM % kRowsPerRound == 0, "tile shape");
+    const int c = (threadIdx.x % kVectorsPerRow) * 4;
+#pragma unroll
+    for (int r = threadIdx.x / kVectorsPerRow; r < BM; r += kRowsPerRound) {
+      const int row = row0 + r, col = col0 + c;
+      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      // k % 4 == 0: a vector that starts inside the row ends inside it.
+      if (row < m && col < k) v = *reinterpret_cast<const float4*>(M + row * k + col);
+      tile_t[(c + 0) * BM + r] = v.x;
+      tile_t[(c + 1) * BM + r] = v.y;
+      tile_t[(c + 2) * BM + r] = v.z;
+      tile_t[(c + 3) * BM + r] = v.w;
+    }
+  } else {
+#pragma unroll
+    for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
+      const int r = e / BK, c = e % BK;
+      const int row = row0 + r, col = col0 + c;
+      tile_t[c * BM + r] = row < m && col < k ? M[row * k + col] : 0.0f;
+    }
+  }
+}
+
+// Copies the BK x BN tile of N at (row0, col0) into shared memory as it is (row-major).
+template <int BK, int BN, int THREADS, bool VECTOR>
+__device__ __forceinline__ void load_n_tile(const float* N, float* tile, int row0, int col0,
+                                            int k, int n) {
+  if constexpr (VECTOR) {
+    constexpr int kVectorsPerRow = BN / 4;
+    constexpr int kRowsPerRound = THREADS / kVectorsPerRow;
+    static_assert(THREADS % kVectorsPerRow == 0 && BK % kRowsPerRound == 0, "tile shape");
+    const int c = (threadIdx.x % kVectorsPerRow) * 4;
+#pragma unroll
+    for (int r = threadIdx.x / kVectorsPerRow; r < BK; r += kRowsPerRound) {
+      const int row = row0 + r, col = col0 + c;
+      float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      if (row < k && col < n) v = *reinterpret_cast<const float4*>(N + row * n + col);
+      *reinterpret_cast<float4*>(tile + r * BN + c) = v;
+    }
+  } else {
+#pragma unroll
+    for (int e = threadIdx.x; e < BK * BN; e += THREADS) {
+      const int r = e / BN, c = e % BN;
+      const int row = row0 + r, col = col0 + c;
+      tile[r * BN + c] = row < k && col < n ? N[row * n + col] : 0.0f;
+    }
+  }
+}
+
+// Stores TM x TN of a thread's results, acc[acc_row0 + i][acc_col0 + j], at P(row0 + i,
+// col0 + j), skipping what lies outside P. VECTOR: four columns per 16-byte store (n % 4 == 0
+// and col0 % 4 == 0, so a vector that starts inside a row ends inside it). TN: a multiple of 4.
+template <int TM, int TN, bool VECTOR, int R, int C>
+__device__ __forceinline__ void store_results(float* P, const float (&acc)[R][C], int acc_row0,
+                                              int acc_col0, int row0, int col0, int m, int n) {
+  static_assert(TN % 4 == 0, "results are stored four columns at a time");
+#pragma unroll
+  for (int i = 0; i < TM; ++i) {
+    const int row = row0 + i;
+    if (row >= m) continue;
+    const float* values = acc[acc_row0 + i] + acc_col0;
+#pragma unroll
+    for (int j = 0; j < TN; j += 4) {
+      const int col = col0 + j;
+      if constexpr (VECTOR) {
+        if (col < n) {
+          *reinterpret_cast<float4*>(P + row * n + col) =
+              make_float4(values[j], values[j + 1], values[j + 2], values[j + 3]);
+        }
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          if (col + q < n) P[row * n + col + q] = values[j + q];
+        }
+      }
+    }
+  }
+}
+
+// Step 4's warp tile, ready-made for step 5 (read it after step 4). The block's tile is cut
+// into (BM / WM) x (BN / WN) warp tiles; a warp tile into WMITER x WNITER sub-tiles of
+// WSUBM x WSUBN; in each sub-tile a lane owns TM x TN results.
+template <int BM, int BN, int WM, int WN, int WNITER, int TM, int TN>
+struct WarpTile {
+  static constexpr int WMITER = (WM * WN) / (32 * TM * TN * WNITER);
+  static constexpr int WSUBM = WM / WMITER, WSUBN = WN / WNITER;
+  static constexpr int ROWS = WMITER * TM, COLUMNS = WNITER * TN;  // a lane's results
+  static_assert((WSUBM / TM) * (WSUBN / TN) == 32, "32 lanes cover a warp sub-tile");
+  static_assert(TM % 4 == 0 && TN % 4 == 0, "register tiles are read four floats at a time");
+
+  int first_row, first_column;  // of this lane's first sub-tile, within the block's tile
+
+  __device__ WarpTile() {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    first_row = (warp / (BN / WN)) * WM + (lane / (WSUBN / TN)) * TM;
+    first_column = (warp % (BN / WN)) * WN + (lane % (WSUBN / TN)) * TN;
+  }
+
+  // acc += this lane's part of Mtile_t(rows, 0..BK) x Ntile(0..BK, columns).
+  template <int BK>
+  __device__ __forceinline__ void multiply(const float* Mtile_t, const float* Ntile,
+                                           float (&acc)[ROWS][COLUMNS]) const {
+    float m_values[ROWS], n_values[COLUMNS];
+#pragma unroll
+    for (int dot = 0; dot < BK; ++dot) {
+#pragma unroll
+      for (int wm = 0; wm < WMITER; ++wm) {
+#pragma unroll
+        for (int i = 0; i < TM; i += 4) {
+          const float4 a = *reinterpret_cast<const float4*>(Mtile_t + dot * BM + first_row +
+                                                            wm * WSUBM + i);
+          float* to = m_values + wm * TM + i;
+          to[0] = a.x, to[1] = a.y, to[2] = a.z, to[3] = a.w;
+        }
+      }
+#pragma unroll
+      for (int wn = 0; wn < WNITER; ++wn) {
+#pragma unroll
+        for (int j = 0; j < TN; j += 4) {
+          const float4 b = *reinterpret_cast<const float4*>(Ntile + dot * BN + first_column +
+                                                            wn * WSUBN + j);
+          float* to = n_values + wn * TN + j;
+          to[0] = b.x, to[1] = b.y, to[2] = b.z, to[3] = b.w;
+        }
+      }
+#pragma unroll
+      for (int a = 0; a < ROWS; ++a) {
+#pragma unroll
+        for (int b = 0; b < COLUMNS; ++b) acc[a][b] += m_values[a] * n_values[b];
+      }
+    }
+  }
+
+  // Stores the lane's results into P, whose block tile starts at (block_row, block_col).
+  template <bool VECTOR>
+  __device__ __forceinline__ void store(float* P, const float (&acc)[ROWS][COLUMNS], int block_row,
+                                        int block_col, int m, int n) const {
+#pragma unroll
+    for (int wm = 0; wm < WMITER; ++wm) {
+#pragma unroll
+      for (int wn = 0; wn < WNITER; ++wn) {
+        store_results<TM, TN, VECTOR>(P, acc, wm * TM, wn * TN,
+                                      block_row + first_row + wm * WSUBM,
+                                      block_col + first_column + wn * WSUBN, m, n);
+      }
+    }
+  }
+};
+
+// Launches kernel<VECTOR = true> when the 16-byte path applies, else kernel<false>: `launch`
+// is called with std::true_type or std::false_type.
+template <typename Launch>
+void with_vector_choice(const float* M, const float* N, const float* P, int k, int n,
+                        Launch&& launch) {
+  if (vector_loads_apply(M, N, P, k, n)) {
+    launch(std::true_type{});
+  } else {
+    launch(std::false_type{});
+  }
+}
+
+}  // namespace register_tiled_sgemm

@@ -1,0 +1,80 @@
+// Host tests (no GPU): the launchers reject what the kernels cannot do, and the host-side
+// choices (16-byte path, tiling) are right.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+
+#include "course/testing.hpp"
+#include "register_tiled_sgemm.cuh"
+
+namespace register_tiled_sgemm {
+namespace {
+
+using course::invalid_argument_message;
+
+alignas(16) float dummy[4];
+
+std::string message(int step, int m, int k, int n, const float* M = dummy) {
+  return invalid_argument_message([&] { solution_step(step)(M, dummy, dummy, m, k, n); });
+}
+
+TEST(RegisterTiledSgemmArguments, NonPositiveSizesAreRejectedByEveryStep) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    for (auto [m, k, n] : {std::tuple{0, 1, 1}, {1, 0, 1}, {1, 1, 0}, {-5, 3, 3}}) {
+      const std::string text = message(step, m, k, n);
+      EXPECT_NE(text.find("at least 1"), std::string::npos) << kSteps[step - 1].name << ": " << text;
+    }
+  }
+}
+
+TEST(RegisterTiledSgemmArguments, MatricesBeyond32BitIndexingAreRejected) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    EXPECT_NE(message(step, 46341, 46341, 1).find("32-bit"), std::string::npos);
+    EXPECT_NE(message(step, 70000, 40000, 1).find("M has"), std::string::npos);
+    EXPECT_NE(message(step, 1, 40000, 70000).find("N has"), std::string::npos);
+    EXPECT_NE(message(step, 70000, 1, 40000).find("P has"), std::string::npos);
+  }
+}
+
+TEST(RegisterTiledSgemmArguments, NullPointersAreRejected) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    EXPECT_NE(message(step, 4, 4, 4, nullptr).find("null"), std::string::npos);
+  }
+}
+
+TEST(RegisterTiledSgemmArguments, TilingsThatAreNotCompiledAreRejected) {
+  WarpTiling odd = kLargeTiles;
+  odd.thread_m = 6;
+  const std::string text = invalid_argument_message(
+      [&] { solution::step4_warptiling(dummy, dummy, dummy, 4, 4, 4, odd); });
+  EXPECT_NE(text.find("is not compiled"), std::string::npos) << text;
+  EXPECT_NE(text.find(kLargeTiles.text()), std::string::npos) << text;
+  EXPECT_THROW(exercise::step4_warptiling(dummy, dummy, dummy, 4, 4, 4, odd),
+               std::invalid_argument);
+}
+
+TEST(RegisterTiledSgemmArguments, TheExerciseShipsTheSameChecks) {
+  EXPECT_THROW(exercise::step1_1d_blocktiling(dummy, dummy, dummy, 0, 1, 1), std::invalid_argument);
+  EXPECT_THROW(exercise::step5_double_buffering(nullptr, dummy, dummy, 1, 1, 1),
+               std::invalid_argument);
+}
+
+TEST(VectorLoads, ApplyOnlyToRowsOf16BytesAndAlignedMatrices) {
+  EXPECT_TRUE(vector_loads_apply(dummy, dummy, dummy, 8, 12));
+  EXPECT_FALSE(vector_loads_apply(dummy, dummy, dummy, 6, 12)) << "k not a multiple of 4";
+  EXPECT_FALSE(vector_loads_apply(dummy, dummy, dummy, 8, 333)) << "n not a multiple of 4";
+  EXPECT_FALSE(vector_loads_apply(dummy + 1, dummy, dummy, 8, 12)) << "M 4 bytes off";
+  EXPECT_FALSE(vector_loads_apply(dummy, dummy, dummy + 2, 8, 12)) << "P 8 bytes off";
+}
+
+TEST(WarpTilingChoice, TakesTheLargeTilesOnlyWhenTheyGiveTwoBlocksPerMultiprocessor) {
+  EXPECT_EQ(choose_warp_tiling(4096, 4096, 132), kLargeTiles);  // 1024 blocks
+  EXPECT_EQ(choose_warp_tiling(4096, 333, 132), kSmallTiles);   // 96 large blocks only
+  EXPECT_EQ(choose_warp_tiling(100, 100, 132), kSmallTiles);
+  EXPECT_EQ(choose_warp_tiling(4096, 333, 40), kLargeTiles);    // 96 >= 80 on a small GPU
+}
+
+}  // namespace
+}  // namespace register_tiled_sgemm
