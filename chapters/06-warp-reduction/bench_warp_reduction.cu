@@ -1,5 +1,6 @@
 // Chapter 06 benchmark: every step of the exercise and the solution, and CUB's
-// DeviceReduce::Sum, on doubles with 256 threads per block, at n = 2^12, 2^16, 2^20 and 2^26.
+// DeviceReduce::Sum, on doubles with 256 threads per block, at n = 2^12, 2^16, 2^20 and 2^26
+// (and the solution on floats at 2^26).
 // Each sample is timed end to end: every launch, and the sum copied to the host.
 // Counters: GB/s and %peak (of the nominal DRAM bandwidth), %ref (of CUB's GB/s at the same n,
 // in the same run), launches (kernels per reduction; CUB's counted by capturing it in a graph).
@@ -13,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "course/benchmark.hpp"
@@ -25,21 +27,24 @@ using warp_reduction::kSteps;
 constexpr int kBlockSize = 256;
 constexpr int kRepetitions = 5;
 
+template <typename T>
 struct Input {
-  course::DeviceBuffer<double> device;
+  course::DeviceBuffer<T> device;
   long double sum = 0;
   double bound = 0;  // allowed rounding error, the same bound as the tests
 };
 
-const Input& input_of_size(std::size_t n) {
-  static std::map<std::size_t, std::unique_ptr<Input>> inputs;
+template <typename T>
+const Input<T>& input_of_size(std::size_t n) {
+  static std::map<std::size_t, std::unique_ptr<Input<T>>> inputs;
   auto& slot = inputs[n];
   if (!slot) {
-    slot = std::make_unique<Input>();
-    const std::vector<double> host = course::random_doubles(n, -1.0, 1.0, n);
-    slot->device = course::DeviceBuffer<double>(host);
+    slot = std::make_unique<Input<T>>();
+    const std::vector<double> values = course::random_doubles(n, -1.0, 1.0, n);
+    const std::vector<T> host(values.begin(), values.end());
+    slot->device = course::DeviceBuffer<T>(host);
     slot->sum = warp_reduction::cpu_sum(host.data(), n);
-    slot->bound = warp_reduction::rounding_error_bound<double>(
+    slot->bound = warp_reduction::rounding_error_bound<T>(
         warp_reduction::cpu_magnitude(host.data(), n),
         warp_reduction::summation_depth(n, kBlockSize,
                                         course::bench::device().multiprocessor_count));
@@ -47,42 +52,46 @@ const Input& input_of_size(std::size_t n) {
   return *slot;
 }
 
-bool close_enough(const Input& input, double got) {
+template <typename T>
+bool close_enough(const Input<T>& input, T got) {
   return std::fabs(static_cast<long double>(got) - input.sum) <= input.bound;  // NaN fails
 }
 
 // Enough samples for a stable median; few enough that the whole table takes seconds.
 benchmark::IterationCount iterations_for(std::size_t n) { return n >= (1u << 24) ? 20 : 200; }
 
-std::map<std::size_t, double>& cub_gb_per_s() {
-  static std::map<std::size_t, double> measured;
+// CUB's GB/s per element size and n, measured in this run.
+std::map<std::pair<std::size_t, std::size_t>, double>& cub_gb_per_s() {
+  static std::map<std::pair<std::size_t, std::size_t>, double> measured;
   return measured;
 }
 
+template <typename T>
 void set_counters(benchmark::State& state, const course::bench::GpuTiming& timing,
                   std::size_t n, int launches) {
-  course::bench::set_bandwidth_counters(state, timing, n * sizeof(double));
+  course::bench::set_bandwidth_counters(state, timing, n * sizeof(T));
   state.counters["launches"] = launches;
-  const auto cub = cub_gb_per_s().find(n);
+  const auto cub = cub_gb_per_s().find({sizeof(T), n});
   if (cub != cub_gb_per_s().end() && state.counters.count("GB/s")) {
     state.counters["%ref"] = 100.0 * state.counters["GB/s"] / cub->second;
   }
 }
 
 bool exercise_step_is_correct(int index) {
-  const Input& input = input_of_size(4096);
+  const Input<double>& input = input_of_size<double>(4096);
   warp_reduction::Workspace<double> workspace;
   return close_enough(input, warp_reduction::exercise_step<double>(index)(input.device.data(),
                                                                           4096, kBlockSize,
                                                                           workspace));
 }
 
+template <typename T>
 void bench_step(benchmark::State& state, bool is_solution, int index, std::size_t n) {
-  const Input& input = input_of_size(n);
-  const auto reduce = is_solution ? warp_reduction::solution_step<double>(index)
-                                  : warp_reduction::exercise_step<double>(index);
-  warp_reduction::Workspace<double> workspace;
-  const double check = reduce(input.device.data(), n, kBlockSize, workspace);
+  const Input<T>& input = input_of_size<T>(n);
+  const auto reduce = is_solution ? warp_reduction::solution_step<T>(index)
+                                  : warp_reduction::exercise_step<T>(index);
+  warp_reduction::Workspace<T> workspace;
+  const T check = reduce(input.device.data(), n, kBlockSize, workspace);
   const std::string who = is_solution ? "solution" : "exercise";
   if (!course::bench::skip_unless_correct(
           state, close_enough(input, check),
@@ -94,12 +103,12 @@ void bench_step(benchmark::State& state, bool is_solution, int index, std::size_
   const auto timing = course::bench::time_gpu(state, [&] {
     benchmark::DoNotOptimize(reduce(input.device.data(), n, kBlockSize, workspace));
   });
-  set_counters(state, timing, n, launches);
+  set_counters<T>(state, timing, n, launches);
 }
 
 // Kernels that CUB launches for one DeviceReduce::Sum: captured into a graph, not run.
-int cub_launches(const double* input, double* result, std::size_t n, void* temp,
-                 std::size_t temp_bytes) {
+template <typename T>
+int cub_launches(const T* input, T* result, std::size_t n, void* temp, std::size_t temp_bytes) {
   cudaStream_t stream = nullptr;
   COURSE_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaGraph_t graph = nullptr;
@@ -122,13 +131,14 @@ int cub_launches(const double* input, double* result, std::size_t n, void* temp,
   return kernels;
 }
 
+template <typename T>
 void bench_cub(benchmark::State& state, std::size_t n) {
-  const Input& input = input_of_size(n);
-  course::DeviceBuffer<double> result(1);
+  const Input<T>& input = input_of_size<T>(n);
+  course::DeviceBuffer<T> result(1);
   std::size_t temp_bytes = 0;
   COURSE_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, input.device.data(), result.data(), n));
   course::DeviceBuffer<unsigned char> temp(temp_bytes);
-  double host_result = 0;
+  T host_result = 0;
   auto run = [&] {
     COURSE_CHECK(
         cub::DeviceReduce::Sum(temp.data(), temp_bytes, input.device.data(), result.data(), n));
@@ -142,8 +152,8 @@ void bench_cub(benchmark::State& state, std::size_t n) {
   }
   const int launches = cub_launches(input.device.data(), result.data(), n, temp.data(), temp_bytes);
   const auto timing = course::bench::time_gpu(state, run);
-  set_counters(state, timing, n, launches);
-  cub_gb_per_s()[n] = state.counters["GB/s"];
+  set_counters<T>(state, timing, n, launches);
+  cub_gb_per_s()[{sizeof(T), n}] = state.counters["GB/s"];
   state.counters["%ref"] = 100.0;
 }
 
@@ -186,21 +196,26 @@ void course::bench::register_chapter_benchmarks() {
   for (int index = 0; index < warp_reduction::kStepCount; ++index) {
     exercise_ok.push_back(exercise_step_is_correct(index));
   }
-  for (const int log2n : {12, 16, 20, 26}) {
+  // Doubles at every size; floats at 2^26 too, where a step's instructions per byte count twice.
+  const auto register_size = [&](auto type, const std::string& type_name, int log2n) {
+    using T = decltype(type);
     const std::size_t n = std::size_t{1} << log2n;
-    const std::string size = "/double/n=2^" + std::to_string(log2n);
+    const std::string size = "/" + type_name + "/n=2^" + std::to_string(log2n);
     register_row("CUB/DeviceReduce::Sum" + size, iterations_for(n), kRepetitions,
-                 [n](benchmark::State& state) { bench_cub(state, n); });
+                 [n](benchmark::State& state) { bench_cub<T>(state, n); });
     for (const bool is_solution : {false, true}) {
+      if (!is_solution && !std::is_same_v<T, double>) continue;
       for (int index = 0; index < warp_reduction::kStepCount; ++index) {
         const bool timed = is_solution || exercise_ok[index];
         register_row(std::string(is_solution ? "Solution/" : "Exercise/") + kSteps[index].name +
                          size,
                      timed ? iterations_for(n) : 1, timed ? kRepetitions : 1,
                      [is_solution, index, n](benchmark::State& state) {
-                       bench_step(state, is_solution, index, n);
+                       bench_step<T>(state, is_solution, index, n);
                      });
       }
     }
-  }
+  };
+  for (const int log2n : {12, 16, 20, 26}) register_size(double{}, "double", log2n);
+  register_size(float{}, "float", 26);
 }

@@ -72,7 +72,8 @@ void check_grid(const char* step, std::size_t n, std::size_t elements_per_block)
 // Blocks for a grid-stride kernel: enough for every block to get `elements_per_block`, and at
 // most as many as the GPU runs at once (blocks per multiprocessor, from the occupancy API, times
 // the multiprocessors), so that each thread loops over many elements. A pass over no more values
-// than that (the block sums of an earlier pass) gets one block: two passes for any n.
+// than that (the block sums of an earlier pass), or over two rounds of one block, gets one
+// block: two passes for any n, one for tiny inputs.
 // `kernel` is the __global__ function (cached per kernel and block size).
 unsigned grid_stride_blocks(const void* kernel, int block_size, std::size_t n,
                             std::size_t elements_per_block);

@@ -151,6 +151,10 @@ struct ShuffleBlockSum {
 template <typename T, unsigned BLOCK, typename BlockSum>
 __device__ void finish_in_the_last_block(T block_total, T* block_sums, unsigned* ticket,
                                          T* result, const BlockSum& sum) {
+  if (gridDim.x == 1) {  // the only block is the last: no ticket, no second reduction
+    if (threadIdx.x == 0) *result = block_total;
+    return;
+  }
   __shared__ bool is_last;
   if (threadIdx.x == 0) {
     block_sums[blockIdx.x] = block_total;

@@ -92,8 +92,9 @@ unsigned grid_stride_blocks(const void* kernel, int block_size, std::size_t n,
     capacity = static_cast<unsigned>(std::max(1, per_multiprocessor) * multiprocessors);
   }
   // A pass over at most as many values as the GPU holds blocks (the block sums of a previous
-  // pass, or a tiny input) is one block's work: so any n takes at most two passes.
-  if (n <= capacity) return 1;
+  // pass), or over two rounds of one block, is one block's work: any n takes at most two
+  // passes, and a tiny input one.
+  if (n <= std::max<std::size_t>(capacity, 2 * elements_per_block)) return 1;
   return static_cast<unsigned>(std::min<std::size_t>(course::ceil_div(n, elements_per_block),
                                                      capacity));
 }

@@ -27,7 +27,8 @@ __global__ void one_launch_kernel(const T* input, std::size_t n, std::size_t hea
   const T block_total =
       ready_made::block_sum<T, BLOCK>(ready_made::vectorized_sum<T, BLOCK>(input, n, head));
   __shared__ bool is_last;  // set by thread 0, read by the whole block
-  // TODO: thread 0: store block_total in block_sums[blockIdx.x]; __threadfence(); take a
+  // TODO: a grid of one block: thread 0 writes block_total to *result, and that is all.
+  //       Otherwise thread 0: store block_total in block_sums[blockIdx.x]; __threadfence(); take a
   //       ticket with atomicAdd(ticket, 1u); is_last = (ticket == gridDim.x - 1), and if it is
   //       the last, __threadfence() again (the others' totals are read after its ticket).
   //       Then the whole block waits. The last block adds block_sums[0 .. gridDim.x) with a

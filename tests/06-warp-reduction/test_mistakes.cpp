@@ -57,7 +57,8 @@ TEST_P(KnownMistakes, AreRejectedByTheTests) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Mistakes, KnownMistakes,
-                         ::testing::Values(KNOWN_MISTAKE(vector_load_past_the_tail)),
+                         ::testing::Values(KNOWN_MISTAKE(vector_load_past_the_tail),
+                                           KNOWN_MISTAKE(partial_mask_shuffle)),
                          [](const ::testing::TestParamInfo<KnownMistake>& info) {
                            return std::string(info.param.name);
                          });
@@ -76,10 +77,6 @@ void report_numbers(const KnownMistake& mistake, const char* tool) {
 
 TEST(MistakesSeenBySanitizers, LastWarpWithoutSyncwarp) {
   report_numbers(KNOWN_MISTAKE(last_warp_without_syncwarp), "racecheck");
-}
-
-TEST(MistakesSeenBySanitizers, PartialMaskShuffle) {
-  report_numbers(KNOWN_MISTAKE(partial_mask_shuffle), "synccheck");
 }
 
 TEST(MistakesSeenBySanitizers, MaskedVectorLoadPastTheTail) {

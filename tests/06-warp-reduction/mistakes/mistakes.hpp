@@ -12,8 +12,9 @@ namespace warp_reduction::mistakes {
 template <typename T>
 T last_warp_without_syncwarp(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
 
-// Step 3 with the shuffle mask 0x0000ffff ("only lanes 0-15 receive a value"): lanes 16-31
-// call __shfl_down_sync too, and a lane outside the mask it calls with is undefined behaviour.
+// Step 3 whose last stage lets only the lanes that hold a warp's total take part (lane <
+// BLOCK / 32), with a mask of just those lanes: at offset 16, lane 0 reads lane 16, which is
+// neither in the mask nor calling, and gets whatever that lane's register holds.
 template <typename T>
 T partial_mask_shuffle(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
 

@@ -36,11 +36,11 @@ __global__ void volatile_last_warp_kernel(const T* input, T* block_sums, std::si
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];
 }
 
-// ---- step 3: a mask that leaves out lanes that call the shuffle -----------------------------
+// ---- step 3: the last stage with a mask of only the lanes that hold a warp total -----------
 template <typename T>
-__device__ T half_mask_warp_sum(T value) {
+__device__ T masked_warp_sum(T value, unsigned mask) {
   for (int offset = 16; offset > 0; offset /= 2) {
-    value += __shfl_down_sync(0x0000ffffu, value, offset);  // BUG: lanes 16-31 call it too
+    value += __shfl_down_sync(mask, value, offset);  // reads lane + offset, inside the mask?
   }
   return value;
 }
@@ -49,10 +49,14 @@ template <typename T, unsigned BLOCK>
 __global__ void partial_mask_kernel(const T* input, T* block_sums, std::size_t n) {
   __shared__ T warp_sums[BLOCK / 32];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  T value = half_mask_warp_sum(ready_made::grid_stride_sum<T, BLOCK>(input, n));
+  T value = ready_made::warp_sum(ready_made::grid_stride_sum<T, BLOCK>(input, n));
   if (lane == 0) warp_sums[warp] = value;
   __syncthreads();
-  if (warp == 0) value = half_mask_warp_sum(lane < BLOCK / 32 ? warp_sums[lane] : T(0));
+  constexpr unsigned kWarps = BLOCK / 32;
+  constexpr unsigned kMask = kWarps == 32 ? 0xffffffffu : (1u << kWarps) - 1;
+  if (warp == 0 && lane < kWarps) {  // BUG: only the lanes holding a total take part, with
+    value = masked_warp_sum(warp_sums[lane], kMask);  // their mask; lane 0 still reads lane 16
+  }
   if (threadIdx.x == 0) block_sums[blockIdx.x] = value;
 }
 
