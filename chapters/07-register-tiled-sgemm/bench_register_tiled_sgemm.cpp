@@ -2,6 +2,7 @@
 // plain FP32 (the vendor row, % of it in %ref) at Width 4096, at the odd Width 4097 (the scalar
 // path) and at the rectangular 4096 x 1000 x 333; step 4 with each compiled tiling; and cuBLAS
 // with TF32 tensor cores, a different, lower precision, to show where tensor cores put the bar.
+// Steps 4 and 5 also with each tiling they compile (and step 5 with and without split-K).
 // Counters: registers per thread and local memory (spill) bytes of each step's kernel.
 //   meson test -C build --benchmark --suite 07-register-tiled-sgemm --verbose
 #include <string>
@@ -52,6 +53,21 @@ void course::bench::register_chapter_benchmarks() {
       register_matmul_row("Solution/" + name, shaped(register_tiled_sgemm::solution_step(step)),
                           shape, "the solution's " + name + wrong + "solution", 5,
                           resource_counters(register_tiled_sgemm::solution_resources(step)));
+    }
+    // Step 5 with each of its tilings, its own split of k and none: what the choices buy.
+    for (const auto& tiling : {register_tiled_sgemm::kLargeTiles, register_tiled_sgemm::kWideTiles}) {
+      for (const bool split : {true, false}) {
+        const int splits = split ? 0 : 1;  // 0: as the default launcher chooses
+        register_matmul_row(
+            "Solution/step5_" + tiling_name(tiling) + (split ? "_split_k" : "_whole_k"),
+            [tiling, splits](const float* M, const float* N, float* P, Shape s) {
+              register_tiled_sgemm::solution::step5_double_buffering(
+                  M, N, P, s.m, s.k, s.n, tiling,
+                  splits > 0 ? splits : register_tiled_sgemm::solution::step5_default_splits(s.m, s.k, s.n));
+            },
+            shape, "the solution's step5_double_buffering" + wrong + "solution", 5,
+            resource_counters(register_tiled_sgemm::solution::step5_resources(tiling)));
+      }
     }
     for (const auto& tiling : register_tiled_sgemm::kWarpTilings) {
       register_matmul_row(

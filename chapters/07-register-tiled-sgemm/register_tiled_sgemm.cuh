@@ -41,9 +41,13 @@ inline constexpr WarpTiling kLargeTiles{128, 128, 16, 64, 64, 4, 8, 4, 128};
 inline constexpr WarpTiling kWideTiles{128, 128, 16, 64, 32, 2, 8, 4, 256};
 inline constexpr WarpTiling kSmallTiles{64, 64, 16, 32, 32, 2, 4, 4, 128};
 inline constexpr WarpTiling kWarpTilings[] = {kLargeTiles, kWideTiles, kSmallTiles};
-// The configuration steps 4 and 5 use for a shape when none is named: the large tiles, unless
-// they would leave the GPU with fewer than two blocks per multiprocessor to run.
+// The tiling step 4 uses for a shape when none is named: the 256-thread tiles, unless they
+// would leave the GPU with fewer than two blocks per multiprocessor to run.
 WarpTiling choose_warp_tiling(int m, int n, int multiprocessors);
+// Step 5 splits k for shapes whose output tiles do not fill the GPU once (split-K): `tiles`
+// blocks times the splits should fill whole waves of `resident` blocks (what the GPU runs at
+// once), each split keeping at least 128 of k. Returns the number of splits, 1 to 8.
+int choose_k_splits(long long tiles, int k, int resident);
 int multiprocessor_count();  // of the current GPU
 
 // Registers per thread and bytes of local memory (spills and stack) of a step's kernel, read
@@ -66,14 +70,18 @@ KernelResources resources_of(const void* kernel);
   void step4_warptiling(const float* M, const float* N, float* P, int m, int k, int n);          \
   void step4_warptiling(const float* M, const float* N, float* P, int m, int k, int n,           \
                         const WarpTiling& tiling);                                               \
-  /* Step 5: double buffering: the next tiles load while the current ones are used. */           \
+  /* Step 5: double buffering: the next tiles load while the current ones are used; the large */ \
+  /* or 256-thread tiles, k split over k_splits blocks (chosen by shape when not given). */        \
   void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n);    \
+  void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n,     \
+                              const WarpTiling& tiling, int k_splits);                           \
+  int step5_default_splits(int m, int k, int n); /* the k_splits it chooses by shape */           \
   /* The registers and local memory of each step's kernel (16-byte loads; large tiles). */       \
   KernelResources step1_resources();                                                              \
   KernelResources step2_resources();                                                              \
   KernelResources step3_resources();                                                              \
   KernelResources step4_resources(const WarpTiling& tiling);                                      \
-  KernelResources step5_resources();
+  KernelResources step5_resources(const WarpTiling& tiling);
 
 namespace solution {
 REGISTER_TILED_SGEMM_DECLARE_STEPS
@@ -110,7 +118,7 @@ inline KernelResources solution_resources(int number) {
     case 2: return solution::step2_resources();
     case 3: return solution::step3_resources();
     case 4: return solution::step4_resources(kLargeTiles);
-    default: return solution::step5_resources();
+    default: return solution::step5_resources(kLargeTiles);
   }
 }
 inline Sgemm exercise_step(int number) {

@@ -13,9 +13,15 @@
 
 namespace register_tiled_sgemm {
 
+// The transposed tile's rows are BM + 4 floats long, not BM: the threads that store one column
+// of M (consecutive c, the same r) then hit different banks instead of all the same one
+// (c * BM is a multiple of 32 banks), and a multiple of 4 keeps the float4 reads aligned.
+template <int BM>
+inline constexpr int kTransposedStride = BM + 4;
+
 // Copies the BM x BK tile of M whose top-left element is (row0, col0) into shared memory,
-// TRANSPOSED: tile_t[c * BM + r] = M(row0 + r, col0 + c). The inner loops then read BM-long
-// columns of the tile as consecutive floats, four at a time.
+// TRANSPOSED: tile_t[c * kTransposedStride<BM> + r] = M(row0 + r, col0 + c). The inner loops
+// then read BM-long columns of the tile as consecutive floats, four at a time.
 template <int BM, int BK, int THREADS, bool VECTOR>
 __device__ __forceinline__ void load_m_tile_transposed(const float* M, float* tile_t, int row0,
                                                        int col0, int m, int k) {
@@ -30,17 +36,18 @@ __device__ __forceinline__ void load_m_tile_transposed(const float* M, float* ti
       float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       // k % 4 == 0: a vector that starts inside the row ends inside it.
       if (row < m && col < k) v = *reinterpret_cast<const float4*>(M + row * k + col);
-      tile_t[(c + 0) * BM + r] = v.x;
-      tile_t[(c + 1) * BM + r] = v.y;
-      tile_t[(c + 2) * BM + r] = v.z;
-      tile_t[(c + 3) * BM + r] = v.w;
+      constexpr int S = kTransposedStride<BM>;
+      tile_t[(c + 0) * S + r] = v.x;
+      tile_t[(c + 1) * S + r] = v.y;
+      tile_t[(c + 2) * S + r] = v.z;
+      tile_t[(c + 3) * S + r] = v.w;
     }
   } else {
 #pragma unroll
     for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
       const int r = e / BK, c = e % BK;
       const int row = row0 + r, col = col0 + c;
-      tile_t[c * BM + r] = row < m && col < k ? M[row * k + col] : 0.0f;
+      tile_t[c * kTransposedStride<BM> + r] = row < m && col < k ? M[row * k + col] : 0.0f;
     }
   }
 }
@@ -73,8 +80,10 @@ __device__ __forceinline__ void load_n_tile(const float* N, float* tile, int row
 
 // Stores TM x TN of a thread's results, acc[acc_row0 + i][acc_col0 + j], at P(row0 + i,
 // col0 + j), skipping what lies outside P. VECTOR: four columns per 16-byte store (n % 4 == 0
-// and col0 % 4 == 0, so a vector that starts inside a row ends inside it). TN: a multiple of 4.
-template <int TM, int TN, bool VECTOR, int R, int C>
+// and col0 % 4 == 0, so a vector that starts inside a row ends inside it). ATOMIC: adds to P
+// instead (step 5's split-K: several blocks add partial dot products into a zeroed P).
+// TN: a multiple of 4.
+template <int TM, int TN, bool VECTOR, int R, int C, bool ATOMIC = false>
 __device__ __forceinline__ void store_results(float* P, const float (&acc)[R][C], int acc_row0,
                                               int acc_col0, int row0, int col0, int m, int n) {
   static_assert(TN % 4 == 0, "results are stored four columns at a time");
@@ -86,7 +95,12 @@ __device__ __forceinline__ void store_results(float* P, const float (&acc)[R][C]
 #pragma unroll
     for (int j = 0; j < TN; j += 4) {
       const int col = col0 + j;
-      if constexpr (VECTOR) {
+      if constexpr (ATOMIC) {
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          if (col + q < n) atomicAdd(P + row * n + col + q, values[j + q]);
+        }
+      } else if constexpr (VECTOR) {
         if (col < n) {
           *reinterpret_cast<float4*>(P + row * n + col) =
               make_float4(values[j], values[j + 1], values[j + 2], values[j + 3]);
@@ -131,8 +145,8 @@ struct WarpTile {
       for (int wm = 0; wm < WMITER; ++wm) {
 #pragma unroll
         for (int i = 0; i < TM; i += 4) {
-          const float4 a = *reinterpret_cast<const float4*>(Mtile_t + dot * BM + first_row +
-                                                            wm * WSUBM + i);
+          const float4 a = *reinterpret_cast<const float4*>(
+              Mtile_t + dot * kTransposedStride<BM> + first_row + wm * WSUBM + i);
           float* to = m_values + wm * TM + i;
           to[0] = a.x, to[1] = a.y, to[2] = a.z, to[3] = a.w;
         }
@@ -155,17 +169,18 @@ struct WarpTile {
     }
   }
 
-  // Stores the lane's results into P, whose block tile starts at (block_row, block_col).
-  template <bool VECTOR>
+  // Stores (or, ATOMIC, adds) the lane's results into P, whose block tile starts at
+  // (block_row, block_col).
+  template <bool VECTOR, bool ATOMIC = false>
   __device__ __forceinline__ void store(float* P, const float (&acc)[ROWS][COLUMNS], int block_row,
                                         int block_col, int m, int n) const {
 #pragma unroll
     for (int wm = 0; wm < WMITER; ++wm) {
 #pragma unroll
       for (int wn = 0; wn < WNITER; ++wn) {
-        store_results<TM, TN, VECTOR>(P, acc, wm * TM, wn * TN,
-                                      block_row + first_row + wm * WSUBM,
-                                      block_col + first_column + wn * WSUBN, m, n);
+        store_results<TM, TN, VECTOR, ROWS, COLUMNS, ATOMIC>(
+            P, acc, wm * TM, wn * TN, block_row + first_row + wm * WSUBM,
+            block_col + first_column + wn * WSUBN, m, n);
       }
     }
   }

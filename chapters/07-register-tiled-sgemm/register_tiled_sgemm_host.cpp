@@ -62,9 +62,26 @@ bool WarpTiling::operator==(const WarpTiling& o) const {
 }
 
 WarpTiling choose_warp_tiling(int m, int n, int multiprocessors) {
-  const long long large_blocks = (1ll * (m + kLargeTiles.block_m - 1) / kLargeTiles.block_m) *
-                                 ((n + kLargeTiles.block_n - 1) / kLargeTiles.block_n);
-  return large_blocks >= 2ll * multiprocessors ? kLargeTiles : kSmallTiles;
+  const long long blocks = (1ll * (m + kWideTiles.block_m - 1) / kWideTiles.block_m) *
+                           ((n + kWideTiles.block_n - 1) / kWideTiles.block_n);
+  return blocks >= 2ll * multiprocessors ? kWideTiles : kSmallTiles;
+}
+
+int choose_k_splits(long long tiles, int k, int resident) {
+  // A shape that fills a wave already keeps its blocks whole: every split costs a zeroing of P
+  // and an atomic add per result.
+  if (tiles >= resident) return 1;
+  // The share of the GPU's block slots that the last wave fills, for `splits`.
+  const auto filled = [&](int splits) {
+    const long long blocks = tiles * splits;
+    const long long waves = (blocks + resident - 1) / resident;
+    return static_cast<double>(blocks) / static_cast<double>(waves * resident);
+  };
+  int best = 1;
+  for (int splits = 2; splits <= 8 && k / splits >= 128; ++splits) {
+    if (filled(splits) > filled(best) + 0.05) best = splits;  // worth the atomics
+  }
+  return best;
 }
 
 int multiprocessor_count() {

@@ -33,7 +33,8 @@ __global__ void __launch_bounds__(THREADS)
   static_assert((BM / WM) * (BN / WN) * 32 == THREADS, "one warp per warp tile");
   static_assert((WSUBM / TM) * (WSUBN / TN) == 32, "32 lanes cover a warp sub-tile");
   static_assert(TM % 4 == 0 && TN % 4 == 0, "register tiles are read four floats at a time");
-  __shared__ __align__(16) float Mtile_t[BK * BM];  // transposed, as in step 3
+  constexpr int S = kTransposedStride<BM>;  // BM + 4, as in step 3
+  __shared__ __align__(16) float Mtile_t[BK * S];  // transposed, as in step 3
   __shared__ __align__(16) float Ntile[BK * BN];
   const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -45,10 +46,11 @@ __global__ void __launch_bounds__(THREADS)
     load_m_tile_transposed<BM, BK, THREADS, VECTOR>(M, Mtile_t, block_row, tile, m, k);
     load_n_tile<BK, BN, THREADS, VECTOR>(N, Ntile, tile, block_col, k, n);
     __syncthreads();
-    // TODO: for dot = 0 .. BK - 1:
-    //       m_values[wm * TM + i] = Mtile_t(dot, warp_row * WM + wm * WSUBM + lane_row * TM + i)
+    // TODO: for dot = 0 .. BK - 1, with the lane's first row and column in the warp tile
+    //       row0 = warp_row * WM + lane_row * TM and col0 = warp_col * WN + lane_col * TN:
+    //       m_values[wm * TM + i] = Mtile_t[dot * S + row0 + wm * WSUBM + i]
     //         for every warp sub-tile row wm < WMITER and i < TM (float4 reads);
-    //       n_values[wn * TN + j] = Ntile(dot, warp_col * WN + wn * WSUBN + lane_col * TN + j)
+    //       n_values[wn * TN + j] = Ntile[dot * BN + col0 + wn * WSUBN + j]
     //         for every wn < WNITER and j < TN (float4 reads);
     //       then acc[a][b] += m_values[a] * n_values[b] for every a and b.
     __syncthreads();

@@ -17,11 +17,12 @@ namespace {
 
 constexpr int BM = 128, BN = 128, BK = 8, TM = 8, TN = 8;
 constexpr int kThreads = BM * BN / (TM * TN);  // 256
+constexpr int S = kTransposedStride<BM>;       // BM + 4: see register_tiled_sgemm_device.cuh
 
 template <bool VECTOR>
 __global__ void __launch_bounds__(kThreads)
     vectorized_kernel(const float* M, const float* N, float* P, int m, int k, int n) {
-  __shared__ __align__(16) float Mtile_t[BK * BM];  // transposed: Mtile_t[dot * BM + row]
+  __shared__ __align__(16) float Mtile_t[BK * S];   // transposed: Mtile_t[dot * S + row]
   __shared__ __align__(16) float Ntile[BK * BN];    // as in step 2: Ntile[dot * BN + col]
   const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
   const int thread_col = threadIdx.x % (BN / TN), thread_row = threadIdx.x / (BN / TN);
@@ -33,7 +34,8 @@ __global__ void __launch_bounds__(kThreads)
       // TODO: (1) M's 128 x 8 tile as float4: thread t loads the 4 floats at row t / 2,
       //           columns (t % 2) * 4 .. + 3 of the tile (one float4 of M, or zeros when the
       //           row is past m or the column past k), and stores them TRANSPOSED: element
-      //           (row r, column c) goes to Mtile_t[c * BM + r].
+      //           (row r, column c) goes to Mtile_t[c * S + r] (S = BM + 4: the padding
+      //           keeps the 4 stores of a column of threads out of one bank).
       //       (2) N's 8 x 128 tile as float4: thread t loads row t / 32, columns
       //           (t % 32) * 4 .. + 3 (zeros past k or n) and stores the float4 as it is.
       const int c = (threadIdx.x % (BK / 4)) * 4, r = threadIdx.x / (BK / 4);
@@ -41,10 +43,10 @@ __global__ void __launch_bounds__(kThreads)
       if (block_row + r < m && tile + c < k) {
         v = *reinterpret_cast<const float4*>(M + (block_row + r) * k + tile + c);
       }
-      Mtile_t[(c + 0) * BM + r] = v.x;
-      Mtile_t[(c + 1) * BM + r] = v.y;
-      Mtile_t[(c + 2) * BM + r] = v.z;
-      Mtile_t[(c + 3) * BM + r] = v.w;
+      Mtile_t[(c + 0) * S + r] = v.x;
+      Mtile_t[(c + 1) * S + r] = v.y;
+      Mtile_t[(c + 2) * S + r] = v.z;
+      Mtile_t[(c + 3) * S + r] = v.w;
       const int n_c = (threadIdx.x % (BN / 4)) * 4, n_r = threadIdx.x / (BN / 4);
       float4 w = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
       if (tile + n_r < k && block_col + n_c < n) {
@@ -59,13 +61,13 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
     // BEGIN SOLUTION
     // TODO: (3) step 2's inner loop, with each register array filled by two float4 reads:
-    //           m_values from Mtile_t[dot * BM + thread_row * TM ...] and n_values from
+    //           m_values from Mtile_t[dot * S + thread_row * TM ...] and n_values from
     //           Ntile[dot * BN + thread_col * TN ...].
 #pragma unroll
     for (int dot = 0; dot < BK; ++dot) {
 #pragma unroll
       for (int i = 0; i < TM; i += 4) {
-        const float4 a = *reinterpret_cast<const float4*>(Mtile_t + dot * BM + thread_row * TM + i);
+        const float4 a = *reinterpret_cast<const float4*>(Mtile_t + dot * S + thread_row * TM + i);
         m_values[i] = a.x, m_values[i + 1] = a.y, m_values[i + 2] = a.z, m_values[i + 3] = a.w;
       }
 #pragma unroll

@@ -69,11 +69,33 @@ TEST(VectorLoads, ApplyOnlyToRowsOf16BytesAndAlignedMatrices) {
   EXPECT_FALSE(vector_loads_apply(dummy, dummy, dummy + 2, 8, 12)) << "P 8 bytes off";
 }
 
-TEST(WarpTilingChoice, TakesTheLargeTilesOnlyWhenTheyGiveTwoBlocksPerMultiprocessor) {
-  EXPECT_EQ(choose_warp_tiling(4096, 4096, 132), kLargeTiles);  // 1024 blocks
-  EXPECT_EQ(choose_warp_tiling(4096, 333, 132), kSmallTiles);   // 96 large blocks only
+TEST(WarpTilingChoice, TakesTheWideTilesOnlyWhenTheyGiveTwoBlocksPerMultiprocessor) {
+  EXPECT_EQ(choose_warp_tiling(4096, 4096, 132), kWideTiles);  // 1024 blocks
+  EXPECT_EQ(choose_warp_tiling(4096, 333, 132), kSmallTiles);  // 96 blocks only
   EXPECT_EQ(choose_warp_tiling(100, 100, 132), kSmallTiles);
-  EXPECT_EQ(choose_warp_tiling(4096, 333, 40), kLargeTiles);    // 96 >= 80 on a small GPU
+  EXPECT_EQ(choose_warp_tiling(4096, 333, 40), kWideTiles);    // 96 >= 80 on a small GPU
+}
+
+TEST(SplitKChoice, SplitsOnlyShapesThatLeaveTheGpuIdleAndKeeps128OfKPerSplit) {
+  EXPECT_EQ(choose_k_splits(1024, 4096, 264), 1) << "4096^2: 1024 tiles fill the GPU";
+  EXPECT_EQ(choose_k_splits(1089, 4097, 264), 1) << "4097^2: more tiles than slots";
+  const int rectangular = choose_k_splits(96, 1000, 264);  // 4096 x 1000 x 333
+  EXPECT_GE(rectangular, 2);
+  EXPECT_GE(1000 / rectangular, 128);
+  EXPECT_EQ(choose_k_splits(1, 200, 264), 1) << "k = 200 cannot give two splits of 128";
+}
+
+TEST(RegisterTiledSgemmArguments, Step5RejectsTilingsItDoesNotCompileAndBadSplits) {
+  const std::string tiling = invalid_argument_message([&] {
+    solution::step5_double_buffering(dummy, dummy, dummy, 4, 4, 4, kSmallTiles, 1);
+  });
+  EXPECT_NE(tiling.find("not compiled for double buffering"), std::string::npos) << tiling;
+  for (int splits : {0, -1, 65}) {
+    const std::string text = invalid_argument_message([&] {
+      solution::step5_double_buffering(dummy, dummy, dummy, 4, 4, 4, kLargeTiles, splits);
+    });
+    EXPECT_NE(text.find("k_splits must be 1 to 64"), std::string::npos) << splits << ": " << text;
+  }
 }
 
 }  // namespace

@@ -127,6 +127,46 @@ INSTANTIATE_TEST_SUITE_P(Exercise, WarpTilings,
                                             ::testing::Range(0, 3)),
                          tiling_name);
 
+// ---- Step 5 with each tiling it compiles, whole and split along k -------------------------
+using SplitCase = std::tuple<Implementation, int, int>;  // implementation, tiling, k splits
+
+class DoubleBufferedSplits : public ::testing::TestWithParam<SplitCase> {};
+
+TEST_P(DoubleBufferedSplits, MatchesCpuWithEveryTilingAndSplit) {
+  const auto [impl, index, splits] = GetParam();
+  const WarpTiling tiling = index == 0 ? kLargeTiles : kWideTiles;
+  const bool solution = impl == Implementation::solution;
+  const course::matmul::MatmulUnderTest sgemm{
+      "step5_double_buffering with " + tiling.text() + ", k in " + std::to_string(splits) +
+          " splits",
+      std::string(solution ? "solutions" : "exercises") +
+          "/07-register-tiled-sgemm/step5_double_buffering.cu",
+      [solution, tiling, splits](const float* M, const float* N, float* P, Shape s) {
+        if (solution) {
+          solution::step5_double_buffering(M, N, P, s.m, s.k, s.n, tiling, splits);
+        } else {
+          exercise::step5_double_buffering(M, N, P, s.m, s.k, s.n, tiling, splits);
+        }
+      }};
+  std::vector<Shape> shapes = kRectangularShapes;
+  for (int width : {1, 17, 64, 67, 128, 129, 260}) shapes.push_back(Shape::square(width));
+  expect_all_match(sgemm, shapes);
+}
+
+std::string split_name(const ::testing::TestParamInfo<SplitCase>& info) {
+  return std::string(std::get<1>(info.param) == 0 ? "large" : "wide") + "_tiles_" +
+         std::to_string(std::get<2>(info.param)) + "_splits";
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, DoubleBufferedSplits,
+                         ::testing::Combine(::testing::Values(Implementation::solution),
+                                            ::testing::Values(0, 1), ::testing::Values(1, 3)),
+                         split_name);
+INSTANTIATE_TEST_SUITE_P(Exercise, DoubleBufferedSplits,
+                         ::testing::Combine(::testing::Values(Implementation::exercise),
+                                            ::testing::Values(0, 1), ::testing::Values(1, 3)),
+                         split_name);
+
 // ---- Registers: no step may spill to local memory --------------------------------------------
 class Resources : public ::testing::TestWithParam<int> {};
 
@@ -142,6 +182,9 @@ TEST_P(Resources, NoStepSpillsToLocalMemory) {
     for (const WarpTiling& tiling : kWarpTilings) {
       EXPECT_EQ(solution::step4_resources(tiling).local_bytes, 0u) << tiling.text();
     }
+  }
+  if (step == 5) {
+    EXPECT_EQ(solution::step5_resources(kWideTiles).local_bytes, 0u) << kWideTiles.text();
   }
 }
 
