@@ -1,6 +1,7 @@
 #include "course/benchmark.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <stdexcept>
 
@@ -50,8 +51,23 @@ bool skip_unless_correct(benchmark::State& state, bool correct, const std::strin
   return correct;
 }
 
+namespace {
+bool environment_flag(const char* name) {
+  const char* value = std::getenv(name);
+  return value != nullptr && std::string(value) == "1";
+}
+}  // namespace
+
+bool full_run() { return environment_flag("COURSE_FULL_BENCHMARK"); }
+bool profiling() { return environment_flag("COURSE_PROFILE"); }
+
+benchmark::internal::Benchmark* sampled(benchmark::internal::Benchmark* row,
+                                        benchmark::IterationCount quick_samples) {
+  return full_run() ? row : row->Iterations(quick_samples);
+}
+
 void register_copy_bandwidth_benchmark(std::size_t bytes) {
-  benchmark::RegisterBenchmark(
+  sampled(benchmark::RegisterBenchmark(
       ("DeviceToDeviceCopy/" + std::to_string(bytes >> 20) + "MiB").c_str(),
       [bytes](benchmark::State& state) {
         DeviceBuffer<unsigned char> source(bytes), destination(bytes);
@@ -61,7 +77,7 @@ void register_copy_bandwidth_benchmark(std::size_t bytes) {
                                        cudaMemcpyDeviceToDevice));
         });
         set_bandwidth_counters(state, timing, 2.0 * static_cast<double>(bytes));
-      })
+      }), 50)
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
 }

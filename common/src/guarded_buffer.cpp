@@ -1,5 +1,6 @@
 #include "course/guarded_buffer.hpp"
 
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -17,6 +18,15 @@ template <>
 float guard_value<float>() { return std::numeric_limits<float>::quiet_NaN(); }
 template <>
 double guard_value<double>() { return std::numeric_limits<double>::quiet_NaN(); }
+
+int guard_reads_explaining(long long difference) {
+  const auto wrapped = static_cast<std::uint32_t>(difference);  // int sums wrap modulo 2^32
+  for (std::uint32_t k = 1; k <= 256; ++k) {
+    const std::uint32_t reads = k * static_cast<std::uint32_t>(kGuardInt);
+    if (wrapped == reads || wrapped == 0u - reads) return static_cast<int>(k);
+  }
+  return 0;
+}
 
 bool same_bytes(const void* a, const void* b, std::size_t bytes) noexcept {
   return std::memcmp(a, b, bytes) == 0;

@@ -71,4 +71,15 @@ void register_chapter_benchmarks();
 // same run (bytes read plus bytes written), the practical ceiling for memory-bound kernels.
 void register_copy_bandwidth_benchmark(std::size_t bytes);
 
+// COURSE_FULL_BENCHMARK=1 (./course compare --full): every repetition runs for Google
+// Benchmark's default minimum time, as thorough as it gets. Otherwise each repetition is
+// `quick_samples` samples, so that a chapter's whole table takes well under a minute.
+bool full_run();
+benchmark::internal::Benchmark* sampled(benchmark::internal::Benchmark* row,
+                                        benchmark::IterationCount quick_samples);
+
+// COURSE_PROFILE=1 (./course profile, under Nsight Compute): the registration-time checks of
+// the exercise are skipped, so that the first launch of a kernel is the profiled row's own.
+bool profiling();
+
 }  // namespace course::bench

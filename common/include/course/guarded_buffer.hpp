@@ -28,6 +28,10 @@ template <typename T>
 T guard_value();
 inline constexpr int kGuardInt = 0x5EADBEEF;
 
+// For integer sums: how many reads of the guard value (k times kGuardInt, modulo 2^32) make up
+// `difference` = got - expected, 1 to 256, or 0 when no such count does.
+int guard_reads_explaining(long long difference);
+
 // The margin elements that no longer hold the guard value after a run.
 struct MarginReport {
   std::size_t written_before = 0;  // changed elements in the margin before the array

@@ -17,8 +17,8 @@ using ShapedMatmul = std::function<void(const float* M, const float* N, float* P
 // The square chapters' form: Width x Width.
 using SquareMatmul = std::function<void(const float* M, const float* N, float* P, int width)>;
 
-// Samples per repetition: each sample flushes L2 and runs the product once. 5 repetitions of
-// this many give a stable median in a few seconds per row.
+// Samples per repetition (unless course::bench::full_run()): each sample flushes L2 and runs
+// the product once. 5 repetitions of this many give a stable median in a second or two per row.
 inline constexpr int kSamplesPerRepetition = 10;
 
 // "cuBLAS/SGEMM_FP32/Width:4096" (square) or ".../4096x1000x333" (m x k x n). Register it before
