@@ -25,6 +25,8 @@ namespace {
 using namespace sum_of_squares;
 
 constexpr const char* kExerciseTests = "meson test -C build --suite 01-sum-of-squares:exercise";
+// Samples per repetition (./course compare --full: as many as Google Benchmark wants).
+constexpr int kSamples = 10;
 
 // Bench inputs: the same random ints as the tests use, made once per size.
 struct Input {
@@ -185,6 +187,7 @@ void bench_latency(benchmark::State& state, bool is_solution, std::size_t workin
 // The exercise is probed once at registration: a wrong or unfinished step gets one skipped
 // row with a pointer to its tests, instead of one per repetition.
 bool exercise_step_is_correct(const StepEntry& step) {
+  if (course::bench::profiling()) return true;  // see course::bench::profiling()
   const Input& input = input_of_size(4099);
   Workspace workspace;
   const int blocks = step.grid ? 3 : 1;
@@ -193,6 +196,7 @@ bool exercise_step_is_correct(const StepEntry& step) {
 }
 
 bool exercise_chase_is_correct() {
+  if (course::bench::profiling()) return true;
   const std::vector<std::uint32_t> next = {1, 2, 0};  // 0 -> 1 -> 2 -> 0
   const course::DeviceBuffer<std::uint32_t> device_next(next);
   const LatencyResult result = exercise::step0_pointer_chase(device_next.data(), 3, 1001);
@@ -233,14 +237,19 @@ void course::bench::register_chapter_benchmarks() {
       for (std::size_t s = 0; s < std::size(kSteps); ++s) {
         const StepEntry& step = kSteps[s];
         if (log2n > step.max_log2n) continue;
-        benchmark::RegisterBenchmark(
-            (std::string(is_solution ? "Solution/" : "Exercise/") + step.name + size).c_str(),
-            bench_step, step, is_solution, n)
+        const bool timed = is_solution || exercise_ok[s];
+        course::bench::sampled(
+            benchmark::RegisterBenchmark(
+                (std::string(is_solution ? "Solution/" : "Exercise/") + step.name + size).c_str(),
+                bench_step, step, is_solution, n),
+            timed ? kSamples : 1)
             ->UseManualTime()->Unit(benchmark::kMicrosecond)
-            ->Repetitions(is_solution || exercise_ok[s] ? 5 : 1)->DisplayAggregatesOnly(true);
+            ->Repetitions(timed ? 5 : 1)->DisplayAggregatesOnly(true);
       }
     }
-    benchmark::RegisterBenchmark(("CUB/TransformReduce" + size).c_str(), bench_cub, n)
+    course::bench::sampled(
+        benchmark::RegisterBenchmark(("CUB/TransformReduce" + size).c_str(), bench_cub, n),
+        kSamples)
         ->UseManualTime()->Unit(benchmark::kMicrosecond)->Repetitions(5)
         ->DisplayAggregatesOnly(true);
   }

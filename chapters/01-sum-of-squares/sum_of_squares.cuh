@@ -10,9 +10,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "course/device_buffer.hpp"
+#include "course/guarded_buffer.hpp"
 
 namespace sum_of_squares {
 
@@ -51,9 +53,11 @@ class Workspace {
   // The partial sums of the last run, as copied back (tests use them to say what went wrong).
   const unsigned long long* last_partials() const { return host_.data(); }
   std::size_t last_partial_count() const { return partial_count_; }
+  // Tests: "" when no kernel wrote outside the workspace, else what it wrote where.
+  std::string margin_report() const { return device_.check_margins().text("the partial sums"); }
 
  private:
-  course::DeviceBuffer<unsigned long long> device_;
+  course::GuardedBuffer<unsigned long long> device_;
   course::PinnedBuffer<unsigned long long> host_;
   std::size_t partial_count_ = 0;
   std::size_t block_count_ = 0;

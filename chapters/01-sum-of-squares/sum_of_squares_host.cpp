@@ -17,7 +17,7 @@ void Workspace::prepare(std::size_t partial_count, std::size_t block_count) {
   partial_count_ = partial_count;
   block_count_ = block_count;
   const std::size_t total = partial_count + block_count;
-  device_.reserve_discard(total);
+  if (device_.size() < total) device_ = course::GuardedBuffer<unsigned long long>(total);
   host_.reserve_discard(total);
   if (poison_) {
     COURSE_CHECK(cudaMemset(device_.data(), course::kPoisonByte, total * sizeof(unsigned long long)));

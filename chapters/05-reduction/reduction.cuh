@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "course/device_buffer.hpp"
+#include "course/guarded_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 
@@ -56,9 +57,21 @@ template <typename T>
 double rounding_error_bound(const std::vector<T>& input);
 
 // Two ping-pong buffers of block sums, reused from call to call (timing leaves allocation out).
+// Guarded (course/guarded_buffer.hpp): the tests see a kernel that writes past its block sums.
 template <typename T>
 struct Workspace {
-  course::DeviceBuffer<T> first, second;
+  course::GuardedBuffer<T> first, second;
+
+  void reserve(std::size_t count) {
+    if (first.size() < count) first = course::GuardedBuffer<T>(count);
+    if (second.size() < count) second = course::GuardedBuffer<T>(count);
+  }
+  // "" when no kernel wrote outside the block sums, else what it wrote where.
+  std::string margin_report() const {
+    std::string text = first.check_margins().text("the block sums");
+    if (text.empty()) text = second.check_margins().text("the block sums");
+    return text;
+  }
 };
 
 // The whole reduction: passes until one value is left, then that value copied to the host.
@@ -72,8 +85,7 @@ T reduce(PassFn<T> pass, int elements_per_thread, const T* input, std::size_t n,
   if (n == 0) return T(0);
   const std::size_t per_block = static_cast<std::size_t>(block_size) * elements_per_thread;
   const std::size_t first_sums = course::ceil_div(n, per_block);
-  workspace.first.reserve_discard(first_sums);
-  workspace.second.reserve_discard(first_sums);
+  workspace.reserve(first_sums);
   const T* in = input;
   T* out = workspace.first.data();
   std::size_t count = n;

@@ -4,6 +4,7 @@
 
 #include "course/compare.hpp"
 #include "course/device_buffer.hpp"
+#include "course/guarded_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/random.hpp"
 #include "course/testing.hpp"
@@ -139,13 +140,15 @@ std::vector<StepUnderTest> sum_steps(Implementation impl) {
 }
 
 ::testing::AssertionResult matches_cpu(const StepUnderTest& step, const std::vector<int>& input) {
-  const course::DeviceBuffer<int> device_input(input);
+  // Between margins of 0x5EADBEEF: a read past either end changes the sum.
+  const course::GuardedBuffer<int> device_input(input);
   Workspace workspace;
   workspace.poison_before_each_run(true);
   const Result result = step.run(device_input.data(), input.size(), workspace);
   COURSE_CHECK(cudaDeviceSynchronize());
   const std::uint64_t expected = cpu_sum_of_squares(input);
-  if (result.sum == expected) return ::testing::AssertionSuccess();
+  const std::string margins = workspace.margin_report();
+  if (result.sum == expected && margins.empty()) return ::testing::AssertionSuccess();
 
   const std::vector<unsigned long long> got_partials(
       workspace.last_partials(), workspace.last_partials() + workspace.last_partial_count());
@@ -156,12 +159,20 @@ std::vector<StepUnderTest> sum_steps(Implementation impl) {
   message << step.name << " on n = " << input.size() << ": sum is " << result.sum
           << ", the CPU says " << expected << ".\n  Edit: " << step.source_file;
   std::string diagnosis;
-  if (partials.unwritten == partials.checked && partials.checked > 0) {
+  const std::uint64_t guard_square = cpu_square(course::kGuardInt);
+  if (!margins.empty()) {
+    diagnosis = "the kernel " + margins;
+  } else if (partials.unwritten == partials.checked && partials.checked > 0) {
     diagnosis = "the kernel wrote none of its partial sums: is the TODO still open?";
   } else if (partials.unwritten > 0) {
     diagnosis = std::to_string(partials.unwritten) + " of " + std::to_string(partials.checked) +
                 " partial sums were never written: does every thread (or thread 0 of every "
                 "block) store its result?";
+  } else if (const std::uint64_t extra = result.sum - expected;
+             extra % guard_square == 0 && extra / guard_square <= 1024) {
+    diagnosis = "the sum is too large by exactly " + std::to_string(extra / guard_square) +
+                " times the square of 0x5EADBEEF, the value the test puts around the input: "
+                "the kernel read that many elements past its end";
   } else {
     diagnosis = diagnose_sum(input, expected, result.sum);
   }

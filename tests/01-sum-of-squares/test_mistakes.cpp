@@ -65,6 +65,41 @@ TEST_P(KnownMistakes, AreRejectedByTheTests) {
   FAIL() << mistake.step.name << " passed every check: the tests cannot catch this mistake";
 }
 
+// Run under a sanitizer by the Meson tests "<tool> catches <mistake>" (exact-size allocations
+// there); here they only have to run, and say whether the numbers showed the bug on this GPU.
+void report_numbers(const StepUnderTest& step, const char* tool) {
+  for (std::size_t n : test_sizes()) {
+    const ::testing::AssertionResult verdict = matches_cpu(step, test_input(n, 1000));
+    if (!verdict) {
+      std::cout << "The tests caught " << step.name << " on this GPU too:\n"
+                << verdict.message() << "\n";
+      return;
+    }
+  }
+  std::cout << "The numbers came out right on this GPU: only " << tool << " sees " << step.name
+            << ".\n";
+}
+
+TEST(MistakesSeenBySanitizers, PrefetchPastTheEnd) {
+  report_numbers({"prefetch_past_the_end<<<1, 250>>>",
+                  "tests/01-sum-of-squares/mistakes/prefetch_past_the_end.cu",
+                  [](const int* in, std::size_t n, Workspace& ws) {
+                    return mistakes::prefetch_past_the_end(in, n, 250, ws);
+                  },
+                  [](const std::vector<int>& in) { return interleaved_partials(in, 250); }},
+                 "memcheck");
+}
+
+TEST(MistakesSeenBySanitizers, LastWarpWithoutSyncwarp) {
+  report_numbers({"last_warp_without_syncwarp<<<13, 256>>>",
+                  "tests/01-sum-of-squares/mistakes/last_warp_without_syncwarp.cu",
+                  [](const int* in, std::size_t n, Workspace& ws) {
+                    return mistakes::last_warp_without_syncwarp(in, n, 13, 256, ws);
+                  },
+                  [](const std::vector<int>& in) { return per_block_partials(in, 13, 256); }},
+                 "racecheck");
+}
+
 INSTANTIATE_TEST_SUITE_P(Mistakes, KnownMistakes, ::testing::ValuesIn(known_mistakes()),
                          [](const ::testing::TestParamInfo<KnownMistake>& info) {
                            const std::string& name = info.param.step.name;

@@ -1,5 +1,7 @@
 // The tests have teeth: the checker that the exercise and the solution face rejects every
-// known-wrong kernel in mistakes/. Each test prints what a learner with that bug would see.
+// known-wrong kernel in mistakes/, by the numbers (the matrices sit between NaN margins) or,
+// where the numbers come out right, by compute-sanitizer (the Meson tests "<tool> catches
+// <mistake>"). Each test prints what a learner with that bug would see.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -19,25 +21,52 @@ struct KnownMistake {
 
 void PrintTo(const KnownMistake& mistake, std::ostream* out) { *out << mistake.name; }
 
-class KnownMistakes : public ::testing::TestWithParam<KnownMistake> {};
-
-TEST_P(KnownMistakes, AreRejectedByTheTests) {
-  const KnownMistake mistake = GetParam();
+// The first rejection of `mistake` with block_side x block_side blocks, or "" if it passed.
+std::string first_rejection(const KnownMistake& mistake, int block_side) {
   const course::matmul::MatmulUnderTest under_test{
-      std::string(mistake.name) + " (16x16 blocks)",
+      std::string(mistake.name) + " (" + std::to_string(block_side) + "x" +
+          std::to_string(block_side) + " blocks)",
       std::string("tests/02-naive-matmul/mistakes/naive_matmul_mistakes.cu"),
-      [mistake](const float* M, const float* N, float* P, course::matmul::Shape shape) {
-        mistake.launch(M, N, P, shape.n, 16);
+      [mistake, block_side](const float* M, const float* N, float* P, course::matmul::Shape s) {
+        mistake.launch(M, N, P, s.n, block_side);
       }};
   for (int width : {1, 2, 3, 17, 33, 100}) {
     const ::testing::AssertionResult verdict =
         course::matmul::matches_cpu(under_test, course::matmul::Shape::square(width));
-    if (!verdict) {
-      std::cout << "Rejected as expected. What the learner sees:\n" << verdict.message() << "\n";
-      return;
-    }
+    if (!verdict) return verdict.message();
   }
-  FAIL() << mistake.name << " passed every check: the tests cannot catch this mistake";
+  return "";
+}
+
+class KnownMistakes : public ::testing::TestWithParam<KnownMistake> {};
+
+TEST_P(KnownMistakes, AreRejectedByTheTests) {
+  const KnownMistake mistake = GetParam();
+  const std::string rejection = first_rejection(mistake, 16);
+  ASSERT_FALSE(rejection.empty())
+      << mistake.name << " passed every check: the tests cannot catch this mistake";
+  std::cout << "Rejected as expected. What the learner sees:\n" << rejection << "\n";
+}
+
+// Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
+// run, and say whether the numbers showed the bug on this GPU.
+void report_numbers(const KnownMistake& mistake, int block_side, const char* tool) {
+  const std::string rejection = first_rejection(mistake, block_side);
+  if (rejection.empty()) {
+    std::cout << "The numbers came out right on this GPU: only " << tool << " sees "
+              << mistake.name << ".\n";
+  } else {
+    std::cout << "The tests caught " << mistake.name << " on this GPU too:\n" << rejection << "\n";
+  }
+}
+
+TEST(MistakesSeenBySanitizers, PrefetchPastTheEnd) {
+  report_numbers({"prefetch_past_the_end", mistakes::prefetch_past_the_end}, 16, "memcheck");
+}
+
+TEST(MistakesSeenBySanitizers, RowSharedWithoutSyncwarp) {
+  report_numbers({"row_shared_without_syncwarp", mistakes::row_shared_without_syncwarp}, 32,
+                 "racecheck");
 }
 
 INSTANTIATE_TEST_SUITE_P(Mistakes, KnownMistakes,

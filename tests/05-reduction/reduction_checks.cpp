@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "course/device_buffer.hpp"
+#include "course/guarded_buffer.hpp"
 #include "course/random.hpp"
 #include "course/testing.hpp"
 
@@ -61,14 +62,16 @@ template <typename T>
 ::testing::AssertionResult matches_cpu(const PassUnderTest& under_test, PassFn<T> pass,
                                        std::size_t n, int block_size, std::uint64_t seed) {
   const std::vector<T>& input = test_input<T>(n, seed);
-  const course::DeviceBuffer<T> device_input(input);
+  // Between margins of NaN (floats) or 0x5EADBEEF (ints): a read past the end shows in the sum.
+  const course::GuardedBuffer<T> device_input(input);
   Workspace<T> workspace;
   const T got = reduce(pass, under_test.elements_per_thread, device_input.data(), n, block_size,
                        workspace);
   const long double expected = cpu_sum(input);
   const double bound = rounding_error_bound(input);
   const long double error = std::fabs(static_cast<long double>(got) - expected);
-  if (std::isfinite(static_cast<double>(got)) && error <= bound) {
+  const std::string margins = workspace.margin_report();
+  if (std::isfinite(static_cast<double>(got)) && error <= bound && margins.empty()) {
     return ::testing::AssertionSuccess();
   }
   std::ostringstream message;
@@ -78,9 +81,20 @@ template <typename T>
   if (bound > 0) message << " (allowed error " << bound << ")";
   message << ".\n  Edit: " << under_test.source_file;
   std::string diagnosis;
-  if (n > 1 && got == input[0]) {
+  if (!margins.empty()) {
+    diagnosis = "the kernel " + margins;
+  } else if (!std::isfinite(static_cast<double>(got))) {
+    diagnosis = "NaN: the test surrounds the input with NaN, so a load read past its end "
+                "(a bounds test on the wrong index?)";
+  } else if (n > 1 && got == input[0]) {
     diagnosis = "the result is the first element alone: nothing was ever added into it (is the "
                 "TODO still open, or does the tree stop before its last level?)";
+  } else if (const int reads = std::is_integral_v<T> ? course::guard_reads_explaining(
+                                   static_cast<long long>(got) - static_cast<long long>(expected))
+                                                     : 0) {
+    diagnosis = "the sum is off by exactly " + std::to_string(reads) +
+                " times 0x5EADBEEF, the value the test puts around the input: a load read " +
+                std::to_string(reads) + " element(s) past its end";
   } else {
     Workspace<T> again;
     const T second = reduce(pass, under_test.elements_per_thread, device_input.data(), n,

@@ -1,7 +1,7 @@
 // The tests have teeth: the checker rejects the known-wrong passes in mistakes/, and prints
-// what a learner with that bug would see. The volatile-only last warp is a data race that may
-// well give the right numbers: the test records what the checker saw, and the Meson test
-// "racecheck catches last_warp_volatile_only" requires compute-sanitizer to report it.
+// what a learner with that bug would see. Races and out-of-bounds reads may well give the
+// right numbers: MistakesSeenBySanitizers.* record what the checker saw, and the Meson tests
+// "<tool> catches <mistake>" require compute-sanitizer to report them.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -45,13 +45,30 @@ TEST(Mistakes, StrideLoopOffByOneIsRejected) {
       << "the tests cannot catch a stride loop that stops one level early";
 }
 
-// Racecheck runs this one (see the file comment); here it only has to run without crashing.
-TEST(RacecheckOnlyMistakes, LastWarpVolatileOnly) {
-  const bool caught =
-      rejected({"last_warp_volatile_only", kFile, 2}, mistakes::last_warp_volatile_only_pass<float>,
-               mistakes::last_warp_volatile_only_pass<int>, 1);
-  std::cout << (caught ? "The tests caught the race on this GPU.\n"
-                       : "The numbers came out right on this GPU: only racecheck sees the race.\n");
+// Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
+// run, and say whether the numbers showed the bug on this GPU.
+void report_numbers(const PassUnderTest& under_test, PassFn<float> pass_float,
+                    PassFn<int> pass_int, const char* tool) {
+  const bool caught = rejected(under_test, pass_float, pass_int, 1);
+  std::cout << (caught ? "The tests caught " + under_test.name + " on this GPU too.\n"
+                       : "The numbers came out right on this GPU: only " + std::string(tool) +
+                             " sees " + under_test.name + ".\n");
+}
+
+TEST(MistakesSeenBySanitizers, LastWarpVolatileOnly) {
+  report_numbers({"last_warp_volatile_only", kFile, 2}, mistakes::last_warp_volatile_only_pass<float>,
+                 mistakes::last_warp_volatile_only_pass<int>, "racecheck");
+}
+
+TEST(MistakesSeenBySanitizers, Reduce1WithoutSyncthreads) {
+  report_numbers({"reduce1_without_syncthreads", kFile, 1},
+                 mistakes::reduce1_without_syncthreads_pass<float>,
+                 mistakes::reduce1_without_syncthreads_pass<int>, "racecheck");
+}
+
+TEST(MistakesSeenBySanitizers, SecondLoadUnguarded) {
+  report_numbers({"second_load_unguarded", kFile, 2}, mistakes::second_load_unguarded_pass<float>,
+                 mistakes::second_load_unguarded_pass<int>, "memcheck");
 }
 
 }  // namespace

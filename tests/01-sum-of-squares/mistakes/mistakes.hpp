@@ -20,4 +20,13 @@ Result skips_last_element(const int* input, std::size_t n, int blocks, int threa
 Result missing_syncthreads(const int* input, std::size_t n, int blocks, int threads,
                            Workspace& workspace);
 
+// Step 3 loading each thread's next element before squaring the current one, also in the last
+// round: an out-of-bounds read whose value is never used (memcheck sees it, the sum does not).
+Result prefetch_past_the_end(const int* input, std::size_t n, int threads, Workspace& workspace);
+
+// Step 5 with the last warp's six levels done the pre-Volta way, `volatile` and no
+// __syncwarp(): a race inside the warp (racecheck sees it; the sum usually does not).
+Result last_warp_without_syncwarp(const int* input, std::size_t n, int blocks, int threads,
+                                  Workspace& workspace);
+
 }  // namespace sum_of_squares::mistakes

@@ -36,6 +36,39 @@ __global__ void n_indexed_by_row_kernel(const float* M, const float* N, float* P
   }
 }
 
+__global__ void prefetch_past_the_end_kernel(const float* M, const float* N, float* P, int Width) {
+  const int Row = blockIdx.y * blockDim.y + threadIdx.y;
+  const int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (Row < Width && Col < Width) {
+    float Pvalue = 0.0f;
+    float m = M[Row * Width], n = N[Col];
+    for (int k = 0; k < Width; ++k) {
+      // BUG: at k = Width - 1 these read M[Row * Width + Width] and N[Width * Width + Col]
+      const float next_m = M[Row * Width + k + 1], next_n = N[(k + 1) * Width + Col];
+      Pvalue += m * n;
+      m = next_m;
+      n = next_n;
+    }
+    P[Row * Width + Col] = Pvalue;
+  }
+}
+
+__global__ void row_shared_without_syncwarp_kernel(const float* M, const float* N, float* P,
+                                                   int Width) {
+  __shared__ int warp_row[32];  // one slot per warp of the block (at most 1024 threads)
+  const int thread = threadIdx.y * blockDim.x + threadIdx.x;
+  if (thread % 32 == 0) warp_row[thread / 32] = blockIdx.y * blockDim.y + threadIdx.y;
+  // BUG: no __syncwarp(): lanes 1-31 read the slot their lane 0 writes. (And with blocks
+  // narrower than 32 a warp spans several rows: the slot gives them all lane 0's row.)
+  const int Row = blockDim.x >= 32 ? warp_row[thread / 32] : blockIdx.y * blockDim.y + threadIdx.y;
+  const int Col = blockIdx.x * blockDim.x + threadIdx.x;
+  if (Row < Width && Col < Width) {
+    float Pvalue = 0.0f;
+    for (int k = 0; k < Width; ++k) Pvalue += M[Row * Width + k] * N[k * Width + Col];
+    P[Row * Width + Col] = Pvalue;
+  }
+}
+
 template <typename Kernel>
 void launch(Kernel kernel, const float* M, const float* N, float* P, int width, int block_side,
             const char* name) {
@@ -56,6 +89,16 @@ void missing_bounds_check(const float* M, const float* N, float* P, int width, i
 
 void n_indexed_by_row(const float* M, const float* N, float* P, int width, int block_side) {
   launch(n_indexed_by_row_kernel, M, N, P, width, block_side, "n_indexed_by_row_kernel");
+}
+
+void prefetch_past_the_end(const float* M, const float* N, float* P, int width, int block_side) {
+  launch(prefetch_past_the_end_kernel, M, N, P, width, block_side, "prefetch_past_the_end_kernel");
+}
+
+void row_shared_without_syncwarp(const float* M, const float* N, float* P, int width,
+                                 int block_side) {
+  launch(row_shared_without_syncwarp_kernel, M, N, P, width, block_side,
+         "row_shared_without_syncwarp_kernel");
 }
 
 }  // namespace naive_matmul::mistakes

@@ -22,4 +22,14 @@ void store_unguarded(const float* M, const float* N, float* P, int width, int ti
 void only_last_phase_guarded(const float* M, const float* N, float* P, int width,
                              int tile_width);
 
+// Mds[ty][tx] stored after the first __syncthreads(): row ty of Mds is stored and read by the
+// same warp, so the numbers come out right on today's GPUs; racecheck sees the race.
+void m_tile_stored_after_the_barrier(const float* M, const float* N, float* P, int width,
+                                     int tile_width);
+
+// Step 4 (rectangular, TILE_WIDTH 16) with the N-tile guard `n_row <= k` instead of `< k`:
+// when k is not a multiple of the tile, the last phase reads row k of N, one row past its
+// end. That value meets a zeroed slot of M's tile (column k is outside M too).
+void n_row_guard_off_by_one(const float* M, const float* N, float* P, int m, int k, int n);
+
 }  // namespace boundary_tiled_matmul::mistakes

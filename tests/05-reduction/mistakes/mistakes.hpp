@@ -20,4 +20,15 @@ void stride_off_by_one_pass(const T* input, T* block_sums, std::size_t n, int bl
 template <typename T>
 void last_warp_volatile_only_pass(const T* input, T* block_sums, std::size_t n, int block_size);
 
+// Kernel 1 without its __syncthreads(): a race between tree levels. On an H100 the sums came
+// out right in every test (a reviewer's finding); racecheck sees it.
+template <typename T>
+void reduce1_without_syncthreads_pass(const T* input, T* block_sums, std::size_t n,
+                                      int block_size);
+
+// Kernel 4 loading the second element unconditionally and keeping it only when it exists:
+// the partial last block reads past the end of the input, the sum is right (memcheck sees it).
+template <typename T>
+void second_load_unguarded_pass(const T* input, T* block_sums, std::size_t n, int block_size);
+
 }  // namespace reduction::mistakes

@@ -49,7 +49,52 @@ __global__ void volatile_last_warp_kernel(const T* input, T* block_sums, std::si
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];
 }
 
+template <typename T>
+__global__ void interleaved_without_sync_kernel(const T* input, T* block_sums, std::size_t n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
+  sdata[tid] = i < n ? input[i] : T(0);
+  __syncthreads();
+  for (unsigned s = 1; s < blockDim.x; s *= 2) {
+    if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];  // BUG: no __syncthreads() after
+  }
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
+template <typename T>
+__global__ void second_load_unguarded_kernel(const T* input, T* block_sums, std::size_t n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * (2 * blockDim.x) + tid;
+  T sum = i < n ? input[i] : T(0);
+  const T second = input[i + blockDim.x];  // BUG: read before checking i + blockDim.x < n
+  if (i + blockDim.x < n) sum += second;
+  sdata[tid] = sum;
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
 }  // namespace
+
+template <typename T>
+void reduce1_without_syncthreads_pass(const T* input, T* block_sums, std::size_t n,
+                                      int block_size) {
+  const unsigned blocks = course::ceil_div(n, static_cast<std::size_t>(block_size));
+  interleaved_without_sync_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
+  COURSE_CHECK_LAUNCH("reduce1_without_syncthreads");
+}
+
+template <typename T>
+void second_load_unguarded_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
+  const unsigned blocks = course::ceil_div(n, 2 * static_cast<std::size_t>(block_size));
+  second_load_unguarded_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(input, block_sums, n);
+  COURSE_CHECK_LAUNCH("second_load_unguarded");
+}
 
 template <typename T>
 void missing_syncthreads_pass(const T* input, T* block_sums, std::size_t n, int block_size) {
@@ -75,5 +120,7 @@ void last_warp_volatile_only_pass(const T* input, T* block_sums, std::size_t n, 
 REDUCTION_INSTANTIATE_PASS(missing_syncthreads_pass)
 REDUCTION_INSTANTIATE_PASS(stride_off_by_one_pass)
 REDUCTION_INSTANTIATE_PASS(last_warp_volatile_only_pass)
+REDUCTION_INSTANTIATE_PASS(reduce1_without_syncthreads_pass)
+REDUCTION_INSTANTIATE_PASS(second_load_unguarded_pass)
 
 }  // namespace reduction::mistakes
