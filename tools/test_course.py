@@ -158,5 +158,107 @@ class Watch(unittest.TestCase):
         self.assertEqual(calls, ["02", "02", "02"])  # once at the start, once per change
 
 
+class Sanitizers(unittest.TestCase):
+    RACECHECK = """some test output
+========= COMPUTE-SANITIZER
+========= Error: Race reported between Write access at void reduction::exercise::(anonymous namespace)::reduce1_kernel<int>(const T1 *, T1 *, unsigned long)+0x1a0 in /home/me/course/chapters/05-reduction/exercise/reduce1_interleaved_divergent.cu:24
+=========     and Read access at void reduction::exercise::(anonymous namespace)::reduce1_kernel<int>(const T1 *, T1 *, unsigned long)+0x180 in /home/me/course/chapters/05-reduction/exercise/reduce1_interleaved_divergent.cu:24 [2048 hazards]
+=========
+========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
+"""
+    MEMCHECK = """========= Invalid __global__ read of size 4 bytes
+=========     at void sum_of_squares::mistakes::<unnamed>::kernel(const int *, unsigned long, unsigned long long *, unsigned long long *)+0x2b0 in ../chapters/01-sum-of-squares/tests/mistakes/prefetch_past_the_end.cu:20
+=========     by thread (5,0,0) in block (0,0,0)
+========= ERROR SUMMARY: 1 error
+"""
+
+    def test_the_first_report_and_the_learners_file_and_line(self):
+        headline, location = course.sanitizer_check.first_report(self.RACECHECK)
+        self.assertIn("Race reported", headline)
+        self.assertEqual(location, "exercises/05-reduction/reduce1_interleaved_divergent.cu:24")
+        headline, location = course.sanitizer_check.first_report(self.MEMCHECK)
+        self.assertIn("Invalid __global__ read", headline)
+        self.assertEqual(location, "tests/01-sum-of-squares/mistakes/prefetch_past_the_end.cu:20")
+
+    def test_the_steps_filters_get_the_implementation_prefix(self):
+        steps = [{"sanitize": {"tools": ["memcheck", "racecheck"],
+                               "tests": {"bin": "A.b/one:A.b/two"}}},
+                 {"sanitize": {"tools": ["memcheck"], "tests": {"bin": "C.d/three"}}}, {}]
+        self.assertEqual(course.sanitizer_check.step_filters(steps, "racecheck", "bin", "exercise"),
+                         "Exercise/A.b/one:Exercise/A.b/two")
+        self.assertEqual(course.sanitizer_check.step_filters(steps, "memcheck", "bin", "solution"),
+                         "Solution/A.b/one:Solution/A.b/two:Solution/C.d/three")
+
+    def test_every_sanitized_test_filter_names_the_steps_own_binary(self):
+        for chapter in course.chapters():
+            for step in chapter.steps:
+                if step.sanitize:
+                    self.assertTrue(set(step.sanitize["tests"]) <= set(step.tests), step.id)
+
+    def test_a_missing_sanitizer_is_a_skip_not_a_pass(self):
+        real = course.sanitizer_check.find_sanitizer
+        course.sanitizer_check.find_sanitizer = lambda: None
+        try:
+            outcome = course.sanitizer_check.run("racecheck", "/bin/true", "*")
+        finally:
+            course.sanitizer_check.find_sanitizer = real
+        self.assertEqual(outcome.status, "skipped")
+        self.assertIn("skipped, not passed", outcome.text)
+
+    def test_a_skipped_test_neither_passes_nor_fails_a_step(self):
+        results = [{"passed": True, "skipped": False}, {"passed": False, "skipped": True}]
+        self.assertTrue(course.results_pass(results))
+        self.assertFalse(course.results_pass([{"passed": False, "skipped": True}]))
+
+
+class Profiler(unittest.TestCase):
+    CSV = """benchmark output line
+==PROF== Connected to process 1
+"ID","Process ID","Kernel Name","l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum","l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum","sm__warps_active.avg.pct_of_peak_sustained_active"
+"","","","","sector","%"
+"0","6469","void unnamed>::interleaved_kernel(const int *)","16,384","262,144","40.38"
+"""
+
+    def test_ncu_csv_values_become_numbers(self):
+        kernels = course.ncu_profile.parse_csv(self.CSV)
+        self.assertEqual(len(kernels), 1)
+        self.assertEqual(kernels[0]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 262144.0)
+        self.assertEqual(kernels[0]["sm__warps_active.avg.pct_of_peak_sustained_active"], 40.38)
+        self.assertIn("interleaved_kernel", kernels[0]["Kernel Name"])
+
+    def test_ratio_metrics(self):
+        counters = course.ncu_profile.parse_csv(self.CSV)[0]
+        metric = {"label": "x", "ratio": ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+                                          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]}
+        self.assertEqual(course.ncu_profile.value_of(metric, counters), 16.0)
+        self.assertIsNone(course.ncu_profile.value_of({"label": "y", "metric": "absent"}, counters))
+
+    def test_missing_ncu_and_missing_permission_say_what_to_do(self):
+        real = course.ncu_profile.find_ncu
+        course.ncu_profile.find_ncu = lambda: None
+        try:
+            with self.assertRaises(course.ncu_profile.ProfileError) as raised:
+                course.ncu_profile.measure("bench", "row", "kernel", ["m"])
+        finally:
+            course.ncu_profile.find_ncu = real
+        self.assertTrue(raised.exception.unavailable)
+        self.assertIn("cuda/bin", str(raised.exception))
+        self.assertIn("NVreg_RestrictProfilingToAdminUsers=0", course.ncu_profile.PERMISSION_HELP)
+        self.assertIn("WSL2", course.ncu_profile.PERMISSION_HELP)
+
+    def test_every_profile_names_a_row_a_kernel_and_explains_its_metrics(self):
+        for chapter in course.chapters():
+            steps = {s.number for s in chapter.steps}
+            for step in chapter.steps:
+                if not step.profile:
+                    continue
+                self.assertTrue(step.profile["row"] and step.profile["kernel"], step.id)
+                for metric in step.profile["metrics"]:
+                    self.assertTrue(metric["meaning"].strip(), step.id)
+                    expect = metric.get("expect")
+                    if expect and "step" in expect:
+                        self.assertIn(expect["step"], steps, step.id)
+
+
 if __name__ == "__main__":
     unittest.main()

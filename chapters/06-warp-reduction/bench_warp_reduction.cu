@@ -78,6 +78,7 @@ void set_counters(benchmark::State& state, const course::bench::GpuTiming& timin
 }
 
 bool exercise_step_is_correct(int index) {
+  if (course::bench::profiling()) return true;  // see course::bench::profiling()
   const Input<double>& input = input_of_size<double>(4096);
   warp_reduction::Workspace<double> workspace;
   return close_enough(input, warp_reduction::exercise_step<double>(index)(input.device.data(),
@@ -177,10 +178,9 @@ void bench_floor(benchmark::State& state, int launches) {
 
 void register_row(const std::string& name, benchmark::IterationCount iterations, int repetitions,
                   std::function<void(benchmark::State&)> run) {
-  benchmark::RegisterBenchmark(name.c_str(), std::move(run))
+  course::bench::sampled(benchmark::RegisterBenchmark(name.c_str(), std::move(run)), iterations)
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond)
-      ->Iterations(iterations)
       ->Repetitions(repetitions)
       ->DisplayAggregatesOnly(true);
 }

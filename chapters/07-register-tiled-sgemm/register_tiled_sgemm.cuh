@@ -44,9 +44,10 @@ inline constexpr WarpTiling kWarpTilings[] = {kLargeTiles, kWideTiles, kSmallTil
 // The tiling step 4 uses for a shape when none is named: the 256-thread tiles, unless they
 // would leave the GPU with fewer than two blocks per multiprocessor to run.
 WarpTiling choose_warp_tiling(int m, int n, int multiprocessors);
-// Step 5 splits k for shapes whose output tiles do not fill the GPU once (split-K): `tiles`
-// blocks times the splits should fill whole waves of `resident` blocks (what the GPU runs at
-// once), each split keeping at least 128 of k. Returns the number of splits, 1 to 8.
+// Step 5 splits k (split-K) when the output tiles fill the GPU's waves badly: `tiles` blocks
+// times the splits should fill whole waves of `resident` blocks (what the GPU runs at once),
+// each split keeping at least 128 of k. Returns the fewest splits, 1 to 8, whose last wave is
+// within 5% as full as the best's (every split costs a zeroing of P and an atomic per result).
 int choose_k_splits(long long tiles, int k, int resident);
 int multiprocessor_count();  // of the current GPU
 
@@ -118,7 +119,7 @@ inline KernelResources solution_resources(int number) {
     case 2: return solution::step2_resources();
     case 3: return solution::step3_resources();
     case 4: return solution::step4_resources(kLargeTiles);
-    default: return solution::step5_resources(kLargeTiles);
+    default: return solution::step5_resources(kWideTiles);
   }
 }
 inline Sgemm exercise_step(int number) {

@@ -1,5 +1,6 @@
 // Host-side pieces shared by every implementation of chapter 07: argument checks, the choice
 // between 16-byte and scalar loads, the warp-tiling choice and the kernels' resources.
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <stdexcept>
@@ -68,20 +69,20 @@ WarpTiling choose_warp_tiling(int m, int n, int multiprocessors) {
 }
 
 int choose_k_splits(long long tiles, int k, int resident) {
-  // A shape that fills a wave already keeps its blocks whole: every split costs a zeroing of P
-  // and an atomic add per result.
-  if (tiles >= resident) return 1;
-  // The share of the GPU's block slots that the last wave fills, for `splits`.
+  // The share of the GPU's block slots that `splits` fills over all its waves.
   const auto filled = [&](int splits) {
     const long long blocks = tiles * splits;
     const long long waves = (blocks + resident - 1) / resident;
     return static_cast<double>(blocks) / static_cast<double>(waves * resident);
   };
-  int best = 1;
-  for (int splits = 2; splits <= 8 && k / splits >= 128; ++splits) {
-    if (filled(splits) > filled(best) + 0.05) best = splits;  // worth the atomics
+  int most = 1;
+  for (int splits = 1; splits <= 8 && (splits == 1 || k / splits >= 128); ++splits) most = splits;
+  double best = 0.0;
+  for (int splits = 1; splits <= most; ++splits) best = std::max(best, filled(splits));
+  for (int splits = 1; splits <= most; ++splits) {
+    if (filled(splits) >= best - 0.05) return splits;
   }
-  return best;
+  return 1;
 }
 
 int multiprocessor_count() {

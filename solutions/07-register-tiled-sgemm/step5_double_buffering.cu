@@ -1,4 +1,4 @@
-// Step 5: double buffering (and split-K for shapes with few tiles).
+// Step 5: double buffering (and, in the launcher, split-K and padded rows).
 // Changed from step 4: two copies of each shared tile. While the warps multiply the tiles of
 // slice `tile` (stage s), the loads of slice `tile + BK` are already on their way into the
 // other stage: M's through registers (it is transposed on the way, which an asynchronous copy
@@ -7,14 +7,19 @@
 // loads' latency now overlaps the arithmetic of the current slice, so a block needs fewer
 // warps to keep the multiply-add units busy; and one barrier per slice suffices instead of
 // two: the stage being written was last read before the previous barrier.
-// Split-K, in the launcher: a product with few output tiles (4096 x 1000 x 333 has 96 of
-// 128 x 128) would leave most multiprocessors idle. Then the k range is cut into slices handled
-// by separate blocks (blockIdx.z), which add their partial results into a zeroed P with
-// atomicAdd.
+// The launcher's two shape tricks:
+//  - padded rows: when k or n is not a multiple of 4 (4097), M and N are first copied into
+//    buffers whose rows are padded with zeros to a multiple of 4 floats, so the kernel always
+//    takes the 16-byte path; P comes back through a padded buffer too. A few percent of
+//    memory traffic instead of a slower kernel.
+//  - split-K: when the output tiles fill the GPU's block slots badly (4096 x 1000 x 333 has 96
+//    tiles of 128 x 128 for 264 slots), the k range is cut into slices handled by separate
+//    blocks (blockIdx.z), which add their partial results into a zeroed P with atomicAdd.
 #include <algorithm>
 #include <stdexcept>
 #include <string>
 
+#include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 #include "register_tiled_sgemm.cuh"
@@ -24,135 +29,93 @@ namespace register_tiled_sgemm::solution {
 
 namespace {
 
-// M's next tile, carried in registers from global memory to shared memory (transposed there).
-template <int BM, int BK, int THREADS, bool VECTOR>
+// M's next tile, carried in registers from global memory (float4 loads) to shared memory,
+// where it is stored transposed.
+template <int BM, int BK, int THREADS>
 struct MTileInFlight {
-  static constexpr int kPerRow = VECTOR ? BK / 4 : BK;  // loads per row of the tile
+  static constexpr int kPerRow = BK / 4;  // float4 loads per row of the tile
   static constexpr int kRowsPerRound = THREADS / kPerRow;
   static constexpr int kRounds = BM / kRowsPerRound;
   static_assert(THREADS % kPerRow == 0 && BM % kRowsPerRound == 0, "tile shape");
-  float4 values[kRounds];  // VECTOR: a float4 per round; else .x only
+  float4 values[kRounds];
 
   __device__ __forceinline__ void fetch(const float* M, int row0, int col0, int m, int k) {
-    const int c = (threadIdx.x % kPerRow) * (VECTOR ? 4 : 1);
+    const int col = col0 + (threadIdx.x % kPerRow) * 4;
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
-      const int row = row0 + threadIdx.x / kPerRow + round * kRowsPerRound, col = col0 + c;
-      values[round] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (row < m && col < k) {
-        if constexpr (VECTOR) {
-          values[round] = *reinterpret_cast<const float4*>(M + row * k + col);
-        } else {
-          values[round].x = M[row * k + col];
-        }
-      }
+      const int row = row0 + threadIdx.x / kPerRow + round * kRowsPerRound;
+      values[round] = row < m && col < k ? *reinterpret_cast<const float4*>(M + row * k + col)
+                                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
   }
 
   __device__ __forceinline__ void store(float* tile_t) const {
     constexpr int S = kTransposedStride<BM>;
-    const int c = (threadIdx.x % kPerRow) * (VECTOR ? 4 : 1);
+    const int c = (threadIdx.x % kPerRow) * 4;
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
       const int r = threadIdx.x / kPerRow + round * kRowsPerRound;
-      tile_t[c * S + r] = values[round].x;
-      if constexpr (VECTOR) {
-        tile_t[(c + 1) * S + r] = values[round].y;
-        tile_t[(c + 2) * S + r] = values[round].z;
-        tile_t[(c + 3) * S + r] = values[round].w;
-      }
+      tile_t[(c + 0) * S + r] = values[round].x;
+      tile_t[(c + 1) * S + r] = values[round].y;
+      tile_t[(c + 2) * S + r] = values[round].z;
+      tile_t[(c + 3) * S + r] = values[round].w;
     }
   }
 };
 
-// N's next tile: with cp.async (sm_80+, 16-byte loads) straight into shared memory, else
-// through registers like M's.
-template <int BK, int BN, int THREADS, bool VECTOR>
+// N's next tile: with cp.async straight into shared memory on sm_80 and newer, through
+// registers before.
+template <int BK, int BN, int THREADS>
 struct NTileInFlight {
-  static constexpr int kPerRow = VECTOR ? BN / 4 : BN;
+  static constexpr int kPerRow = BN / 4;
   static constexpr int kRowsPerRound = THREADS / kPerRow;
   static constexpr int kRounds = BK / kRowsPerRound;
   static_assert(THREADS % kPerRow == 0 && BK % kRowsPerRound == 0, "tile shape");
 
   __device__ __forceinline__ void start(const float* N, float* tile, int row0, int col0, int k,
                                         int n) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (VECTOR) {
-      copy_asynchronously(N, tile, row0, col0, k, n);
-    } else {
-      fetch(N, row0, col0, k, n);
-    }
-#else
-    fetch(N, row0, col0, k, n);
-#endif
-  }
-
-  __device__ __forceinline__ void finish(float* tile) const {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if constexpr (VECTOR) {
-      asm volatile("cp.async.wait_group 0;\n" ::: "memory");  // this thread's copies landed
-    } else {
-      store(tile);
-    }
-#else
-    store(tile);
-#endif
-  }
-
- private:
-  __device__ __forceinline__ int column() const {
-    return (threadIdx.x % kPerRow) * (VECTOR ? 4 : 1);
-  }
-  __device__ __forceinline__ int row(int round) const {
-    return threadIdx.x / kPerRow + round * kRowsPerRound;
-  }
-
-  __device__ __forceinline__ void copy_asynchronously(const float* N, float* tile, int row0,
-                                                      int col0, int k, int n) {
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
       const int r = row(round), c = column();
       const bool inside = row0 + r < k && col0 + c < n;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       // Outside N: a source size of 0 bytes makes cp.async write zeros.
       const float* source = inside ? N + (row0 + r) * n + col0 + c : N;
       const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(tile + r * BN + c));
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(target), "l"(source),
                    "r"(inside ? 16 : 0));
+#else
+      values[round] = inside ? *reinterpret_cast<const float4*>(N + (row0 + r) * n + col0 + c)
+                             : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+#endif
     }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile("cp.async.commit_group;\n" ::);
+#endif
   }
 
-  __device__ __forceinline__ void fetch(const float* N, int row0, int col0, int k, int n) {
+  __device__ __forceinline__ void finish(float* tile) const {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile("cp.async.wait_group 0;\n" ::: "memory");  // this thread's copies have landed
+#else
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
-      const int r = row0 + row(round), c = col0 + column();
-      values[round] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-      if (r < k && c < n) {
-        if constexpr (VECTOR) {
-          values[round] = *reinterpret_cast<const float4*>(N + r * n + c);
-        } else {
-          values[round].x = N[r * n + c];
-        }
-      }
+      *reinterpret_cast<float4*>(tile + row(round) * BN + column()) = values[round];
     }
+#endif
   }
 
-  __device__ __forceinline__ void store(float* tile) const {
-#pragma unroll
-    for (int round = 0; round < kRounds; ++round) {
-      if constexpr (VECTOR) {
-        *reinterpret_cast<float4*>(tile + row(round) * BN + column()) = values[round];
-      } else {
-        tile[row(round) * BN + column()] = values[round].x;
-      }
-    }
+ private:
+  __device__ __forceinline__ int column() const { return (threadIdx.x % kPerRow) * 4; }
+  __device__ __forceinline__ int row(int round) const {
+    return threadIdx.x / kPerRow + round * kRowsPerRound;
   }
-
-  float4 values[kRounds];  // unused with cp.async
+  float4 values[kRounds];  // sm_75: the registers that carry the tile (unused with cp.async)
 };
 
+// The kernel needs k and n multiples of 4 and 16-byte aligned matrices (the launcher pads).
 template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS,
-          bool VECTOR, bool SPLIT_K>
+          bool SPLIT_K>
 __global__ void __launch_bounds__(THREADS)
     double_buffered_kernel(const float* M, const float* N, float* P, int m, int k, int n,
                            int k_per_split) {
@@ -165,8 +128,8 @@ __global__ void __launch_bounds__(THREADS)
   const int k_begin = blockIdx.z * k_per_split, k_end = min(k, k_begin + k_per_split);
   const Tile warp_tile;
   float acc[Tile::ROWS][Tile::COLUMNS] = {};
-  MTileInFlight<BM, BK, THREADS, VECTOR> m_next;
-  NTileInFlight<BK, BN, THREADS, VECTOR> n_next;
+  MTileInFlight<BM, BK, THREADS> m_next;
+  NTileInFlight<BK, BN, THREADS> n_next;
   // The first slice into stage 0, before the loop.
   m_next.fetch(M, block_row, k_begin, m, k);
   n_next.start(N, Ntile[0], k_begin, block_col, k, n);
@@ -196,18 +159,19 @@ __global__ void __launch_bounds__(THREADS)
     stage = 1 - stage;
     // END SOLUTION
   }
-  warp_tile.template store<VECTOR, SPLIT_K>(P, acc, block_row, block_col, m, n);
+  warp_tile.template store<true, SPLIT_K>(P, acc, block_row, block_col, m, n);
 }
 
-template <const WarpTiling& T, bool VECTOR, bool SPLIT_K>
+template <const WarpTiling& T, bool SPLIT_K>
 constexpr auto kernel_of =
     double_buffered_kernel<T.block_m, T.block_n, T.block_k, T.warp_m, T.warp_n,
-                           T.warp_n_iterations, T.thread_m, T.thread_n, T.threads, VECTOR, SPLIT_K>;
+                           T.warp_n_iterations, T.thread_m, T.thread_n, T.threads, SPLIT_K>;
 
 // Blocks of `kernel` the GPU runs at once.
 int resident_blocks(const void* kernel, int threads) {
   int per_multiprocessor = 0;
-  COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads, 0));
+  COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads,
+                                                             0));
   return std::max(1, per_multiprocessor) * multiprocessor_count();
 }
 
@@ -219,12 +183,48 @@ void launch(const float* M, const float* N, float* P, int m, int k, int n, int k
     COURSE_CHECK(cudaMemsetAsync(P, 0, static_cast<std::size_t>(m) * n * sizeof(float)));
   }
   const dim3 grid(course::ceil_div(n, T.block_n), course::ceil_div(m, T.block_m), splits);
-  with_vector_choice(M, N, P, k, n, [&](auto vector) {
-    constexpr bool VECTOR = decltype(vector)::value;
-    const auto kernel = splits > 1 ? kernel_of<T, VECTOR, true> : kernel_of<T, VECTOR, false>;
-    kernel<<<grid, T.threads>>>(M, N, P, m, k, n, k_per_split);
-  });
+  (splits > 1 ? kernel_of<T, true> : kernel_of<T, false>)<<<grid, T.threads>>>(M, N, P, m, k, n,
+                                                                              k_per_split);
   COURSE_CHECK_LAUNCH("double_buffered_kernel");
+}
+
+// Copies of the operands with rows padded to a multiple of 4 floats, kept from call to call.
+struct PaddedOperands {
+  course::DeviceBuffer<float> M, N, P;
+};
+
+PaddedOperands& padded_operands() {
+  static PaddedOperands buffers;
+  return buffers;
+}
+
+// rows x columns of `from` (row-major) into `to`, whose rows are `padded` floats long; the
+// extra columns are zeroed.
+void copy_padded(const float* from, float* to, int rows, int columns, int padded) {
+  const std::size_t pitch = padded * sizeof(float), width = columns * sizeof(float);
+  COURSE_CHECK(cudaMemcpy2DAsync(to, pitch, from, width, width, rows, cudaMemcpyDeviceToDevice));
+  if (padded > columns) {
+    COURSE_CHECK(cudaMemset2DAsync(to + columns, pitch, 0, (padded - columns) * sizeof(float), rows));
+  }
+}
+
+template <const WarpTiling& T>
+void run(const float* M, const float* N, float* P, int m, int k, int n, int k_splits) {
+  if (vector_loads_apply(M, N, P, k, n)) return launch<T>(M, N, P, m, k, n, k_splits);
+  const int k4 = course::ceil_div(k, 4) * 4, n4 = course::ceil_div(n, 4) * 4;
+  PaddedOperands& padded = padded_operands();
+  padded.M.reserve_discard(static_cast<std::size_t>(m) * k4);
+  padded.N.reserve_discard(static_cast<std::size_t>(k4) * n4);
+  padded.P.reserve_discard(static_cast<std::size_t>(m) * n4);
+  copy_padded(M, padded.M.data(), m, k, k4);
+  copy_padded(N, padded.N.data(), k, n, n4);
+  if (k4 > k) {  // N's extra rows meet M's zero columns: they must be zeros too, not NaN
+    COURSE_CHECK(cudaMemsetAsync(padded.N.data() + static_cast<std::size_t>(k) * n4, 0,
+                                 static_cast<std::size_t>(k4 - k) * n4 * sizeof(float)));
+  }
+  launch<T>(padded.M.data(), padded.N.data(), padded.P.data(), m, k4, n4, k_splits);
+  COURSE_CHECK(cudaMemcpy2DAsync(P, n * sizeof(float), padded.P.data(), n4 * sizeof(float),
+                                 n * sizeof(float), m, cudaMemcpyDeviceToDevice));
 }
 
 }  // namespace
@@ -237,30 +237,29 @@ void step5_double_buffering(const float* M, const float* N, float* P, int m, int
     throw std::invalid_argument(std::string(name) + ": k_splits must be 1 to 64, got " +
                                 std::to_string(k_splits));
   }
-  if (tiling == kLargeTiles) return launch<kLargeTiles>(M, N, P, m, k, n, k_splits);
-  if (tiling == kWideTiles) return launch<kWideTiles>(M, N, P, m, k, n, k_splits);
+  if (tiling == kWideTiles) return run<kWideTiles>(M, N, P, m, k, n, k_splits);
+  if (tiling == kLargeTiles) return run<kLargeTiles>(M, N, P, m, k, n, k_splits);
   throw std::invalid_argument(std::string(name) + ": the tiling " + tiling.text() +
-                              " is not compiled for double buffering; use " + kLargeTiles.text() +
-                              " or " + kWideTiles.text());
+                              " is not compiled for double buffering; use " + kWideTiles.text() +
+                              " or " + kLargeTiles.text());
 }
 
 int step5_default_splits(int m, int k, int n) {
   static const int resident = resident_blocks(
-      reinterpret_cast<const void*>(kernel_of<kLargeTiles, true, false>), kLargeTiles.threads);
-  const long long tiles = 1ll * course::ceil_div(m, kLargeTiles.block_m) *
-                          course::ceil_div(n, kLargeTiles.block_n);
+      reinterpret_cast<const void*>(kernel_of<kWideTiles, false>), kWideTiles.threads);
+  const long long tiles = 1ll * course::ceil_div(m, kWideTiles.block_m) *
+                          course::ceil_div(n, kWideTiles.block_n);
   return choose_k_splits(tiles, k, resident);
 }
 
 void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n) {
   check_arguments("register_tiled_sgemm::step5_double_buffering", M, N, P, m, k, n);
-  step5_double_buffering(M, N, P, m, k, n, kLargeTiles, step5_default_splits(m, k, n));
+  step5_double_buffering(M, N, P, m, k, n, kWideTiles, step5_default_splits(m, k, n));
 }
 
 KernelResources step5_resources(const WarpTiling& tiling) {
   return resources_of(reinterpret_cast<const void*>(
-      tiling == kWideTiles ? kernel_of<kWideTiles, true, false>
-                           : kernel_of<kLargeTiles, true, false>));
+      tiling == kLargeTiles ? kernel_of<kLargeTiles, false> : kernel_of<kWideTiles, false>));
 }
 
 }  // namespace register_tiled_sgemm::solution

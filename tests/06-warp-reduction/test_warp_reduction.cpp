@@ -145,5 +145,29 @@ INSTANTIATE_TEST_SUITE_P(Exercise, OneLaunchMemoryOrder,
                          ::testing::Values(one_launch_kernels(Implementation::exercise).front()),
                          kernel_name);
 
+// ---- Step 3's shuffles name the whole warp --------------------------------------------------
+// A partial mask gives the right sums on today's GPUs and compute-sanitizer does not report it
+// (seen on an H100): the PTX, which keeps every shuffle's member mask, shows it.
+class ShuffleMasks : public ::testing::TestWithParam<Implementation> {};
+
+TEST_P(ShuffleMasks, EveryShuffleOfStep3NamesTheWholeWarp) {
+  const bool solution = GetParam() == Implementation::solution;
+  std::string why_not;
+  const auto code = ptx_of({solution ? "8solution" : "8exercise", "warp_shuffle_kernel"}, &why_not);
+  if (!why_not.empty()) GTEST_SKIP() << "skipped, not passed: " << why_not;
+  ASSERT_FALSE(code.empty()) << "no warp_shuffle_kernel in this program's PTX";
+  for (const MachineCode& kernel : code) {
+    const std::string problem = partial_shuffle_mask_problem(kernel);
+    EXPECT_TRUE(problem.empty()) << "step3_warp_shuffle: " << problem << ".\n  Edit: "
+                                 << (solution ? "solutions" : "exercises")
+                                 << "/06-warp-reduction/step3_warp_shuffle.cu\n  Kernel: "
+                                 << kernel.kernel;
+    if (!problem.empty()) return;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, ShuffleMasks, ::testing::Values(Implementation::solution));
+INSTANTIATE_TEST_SUITE_P(Exercise, ShuffleMasks, ::testing::Values(Implementation::exercise));
+
 }  // namespace
 }  // namespace warp_reduction::testing

@@ -73,13 +73,10 @@ std::string diagnose_int_difference(const std::vector<int>& input, std::size_t o
                                     long long expected, int got) {
   const std::uint32_t difference =
       static_cast<std::uint32_t>(got) - static_cast<std::uint32_t>(expected);  // modulo 2^32
-  for (std::uint32_t k = 1; k <= 256; ++k) {
-    const std::uint32_t reads = k * static_cast<std::uint32_t>(course::kGuardInt);
-    if (difference == reads || difference == 0u - reads) {
-      return "the sum is off by exactly " + std::to_string(k) +
-             " times 0x5EADBEEF, the value the test puts around the input: the kernel read " +
-             std::to_string(k) + " element(s) outside it (a vector or an index past the end?)";
-    }
+  if (const int reads = course::guard_reads_explaining(static_cast<long long>(got) - expected)) {
+    return "the sum is off by exactly " + std::to_string(reads) +
+           " times 0x5EADBEEF, the value the test puts around the input: the kernel read " +
+           std::to_string(reads) + " element(s) outside it (a vector or an index past the end?)";
   }
   std::uint32_t first = 0, last = 0;
   for (std::size_t j = 1; j <= 64 && offset + j <= input.size(); ++j) {
@@ -223,46 +220,73 @@ std::string find_cuobjdump() {
   return "";
 }
 
-// Every kernel's SASS in this program, read once: {mangled name: instructions}.
+// Runs cuobjdump with `option` (-sass or -ptx) on this program and splits its output into
+// kernels: a line matching `kernel_start` (group 1: the mangled name) starts one.
+std::vector<MachineCode> dump_kernels(const char* option, const std::regex& kernel_start,
+                                      std::string* failure) {
+  std::vector<MachineCode> functions;
+  const std::string tool = find_cuobjdump();
+  if (tool.empty()) {
+    *failure = "cuobjdump (part of the CUDA toolkit, next to nvcc) was not found on PATH, in "
+               "$CUDA_HOME/bin or in /usr/local/cuda/bin";
+    return functions;
+  }
+  // /proc/self/exe read by cuobjdump would be cuobjdump itself: resolve it here.
+  char program[4096] = {};
+  const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
+  if (length <= 0) {
+    *failure = "could not find this program's path (/proc/self/exe)";
+    return functions;
+  }
+  const std::string command =
+      tool + " " + option + " '" + std::string(program, length) + "' 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) {
+    *failure = "could not run " + command;
+    return functions;
+  }
+  char buffer[4096];
+  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
+    const std::string line(buffer);
+    std::smatch match;
+    if (std::regex_search(line, match, kernel_start)) {
+      functions.push_back({match[1].str(), {}});
+    } else if (!functions.empty()) {
+      functions.back().instructions.push_back(line);
+    }
+  }
+  if (pclose(pipe) != 0 && functions.empty()) *failure = "cuobjdump " + std::string(option) + " failed";
+  return functions;
+}
+
+// Every kernel's SASS and PTX in this program, each read once.
 const std::vector<MachineCode>& all_machine_code(std::string* why_not) {
   static std::string failure;
-  static const std::vector<MachineCode> code = [] {
-    std::vector<MachineCode> functions;
-    const std::string tool = find_cuobjdump();
-    if (tool.empty()) {
-      failure = "cuobjdump (part of the CUDA toolkit, next to nvcc) was not found on PATH, in "
-                "$CUDA_HOME/bin or in /usr/local/cuda/bin";
-      return functions;
-    }
-    // /proc/self/exe read by cuobjdump would be cuobjdump itself: resolve it here.
-    char program[4096] = {};
-    const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
-    if (length <= 0) {
-      failure = "could not find this program's path (/proc/self/exe)";
-      return functions;
-    }
-    const std::string command = tool + " -sass '" + std::string(program, length) + "' 2>&1";
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) {
-      failure = "could not run " + command;
-      return functions;
-    }
-    char buffer[4096];
-    const std::regex function_line(R"(Function\s*:\s*(\S+))");
-    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-      const std::string line(buffer);
-      std::smatch match;
-      if (std::regex_search(line, match, function_line)) {
-        functions.push_back({match[1].str(), {}});
-      } else if (!functions.empty() && line.find("/*") != std::string::npos) {
-        functions.back().instructions.push_back(line);
-      }
-    }
-    if (pclose(pipe) != 0 && functions.empty()) failure = "cuobjdump -sass failed on this program";
-    return functions;
-  }();
+  static const std::vector<MachineCode> code =
+      dump_kernels("-sass", std::regex(R"(Function\s*:\s*(\S+))"), &failure);
   if (why_not != nullptr) *why_not = failure;
   return code;
+}
+
+const std::vector<MachineCode>& all_ptx(std::string* why_not) {
+  static std::string failure;
+  static const std::vector<MachineCode> code =
+      dump_kernels("-ptx", std::regex(R"(\.entry\s+([A-Za-z_][\w$]*))"), &failure);
+  if (why_not != nullptr) *why_not = failure;
+  return code;
+}
+
+std::vector<MachineCode> matching(const std::vector<MachineCode>& all,
+                                  const std::vector<std::string>& name_parts) {
+  std::vector<MachineCode> found;
+  for (const MachineCode& function : all) {
+    bool every = true;
+    for (const std::string& part : name_parts) {
+      every &= function.kernel.find(part) != std::string::npos;
+    }
+    if (every) found.push_back(function);
+  }
+  return found;
 }
 
 bool contains_word(const std::string& line, const std::regex& pattern) {
@@ -273,13 +297,31 @@ bool contains_word(const std::string& line, const std::regex& pattern) {
 
 std::vector<MachineCode> machine_code_of(const std::vector<std::string>& name_parts,
                                          std::string* why_not) {
-  std::vector<MachineCode> matching;
-  for (const MachineCode& function : all_machine_code(why_not)) {
-    bool all = true;
-    for (const std::string& part : name_parts) all &= function.kernel.find(part) != std::string::npos;
-    if (all) matching.push_back(function);
+  return matching(all_machine_code(why_not), name_parts);
+}
+
+std::vector<MachineCode> ptx_of(const std::vector<std::string>& name_parts, std::string* why_not) {
+  return matching(all_ptx(why_not), name_parts);
+}
+
+std::string partial_shuffle_mask_problem(const MachineCode& ptx) {
+  // shfl.sync.down.b32 %r2|%p1, %r1, 16, 31, -1;   the member mask is the last operand
+  const std::regex shuffle(R"(shfl\.sync\.\w+\.b32\s.*,\s*([^,;\s]+)\s*;)");
+  int shuffles = 0;
+  for (const std::string& line : ptx.instructions) {
+    std::smatch match;
+    if (!std::regex_search(line, match, shuffle)) continue;
+    ++shuffles;
+    const std::string mask = match[1].str();
+    if (mask != "-1" && mask != "0xffffffff" && mask != "0xFFFFFFFF" && mask != "4294967295") {
+      return "a shuffle names only part of the warp (member mask " + mask + ", not 0xffffffff). "
+             "Every lane that calls __shfl_down_sync must be in its mask, and so must the lane "
+             "it reads from: lane 0 reads lane 16 at offset 16. Today's GPUs often give the "
+             "right sum anyway, and compute-sanitizer does not report it; the next GPU or "
+             "compiler need not";
+    }
   }
-  return matching;
+  return shuffles == 0 ? "the kernel has no warp shuffle (is the TODO still open?)" : "";
 }
 
 std::string ticket_ordering_problem(const MachineCode& code) {

@@ -52,4 +52,13 @@ std::vector<MachineCode> machine_code_of(const std::vector<std::string>& name_pa
 // first atomic); otherwise what is missing, in the learner's terms.
 std::string ticket_ordering_problem(const MachineCode& code);
 
+// The PTX (the compiler's portable assembly, which keeps each shuffle's member mask) of the
+// kernels whose mangled name contains every one of `name_parts`, read with cuobjdump -ptx.
+std::vector<MachineCode> ptx_of(const std::vector<std::string>& name_parts, std::string* why_not);
+
+// "" when every shfl.sync in the kernel names the whole warp (mask 0xffffffff); otherwise
+// which mask it uses and why that is wrong. A partial mask gives the right sums on today's
+// GPUs, and compute-sanitizer does not report it: only the code shows it.
+std::string partial_shuffle_mask_problem(const MachineCode& ptx);
+
 }  // namespace warp_reduction::testing

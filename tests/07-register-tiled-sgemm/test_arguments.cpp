@@ -76,12 +76,12 @@ TEST(WarpTilingChoice, TakesTheWideTilesOnlyWhenTheyGiveTwoBlocksPerMultiprocess
   EXPECT_EQ(choose_warp_tiling(4096, 333, 40), kWideTiles);    // 96 >= 80 on a small GPU
 }
 
-TEST(SplitKChoice, SplitsOnlyShapesThatLeaveTheGpuIdleAndKeeps128OfKPerSplit) {
-  EXPECT_EQ(choose_k_splits(1024, 4096, 264), 1) << "4096^2: 1024 tiles fill the GPU";
-  EXPECT_EQ(choose_k_splits(1089, 4097, 264), 1) << "4097^2: more tiles than slots";
-  const int rectangular = choose_k_splits(96, 1000, 264);  // 4096 x 1000 x 333
-  EXPECT_GE(rectangular, 2);
-  EXPECT_GE(1000 / rectangular, 128);
+TEST(SplitKChoice, TakesTheFewestSplitsThatFillTheWavesAndKeeps128OfKPerSplit) {
+  EXPECT_EQ(choose_k_splits(1024, 4096, 264), 1) << "4096^2: 4 waves, the last 88% full";
+  // 4097^2: 1089 tiles are 4 full waves and one 12% full; 3 splits fill 95%.
+  EXPECT_EQ(choose_k_splits(1089, 4097, 264), 3);
+  // 4096 x 1000 x 333: 96 tiles; 5 splits fill 91% of two waves, 8 would leave 125 of k each.
+  EXPECT_EQ(choose_k_splits(96, 1000, 264), 5);
   EXPECT_EQ(choose_k_splits(1, 200, 264), 1) << "k = 200 cannot give two splits of 128";
 }
 
