@@ -73,10 +73,11 @@ void check_grid(const char* step, std::size_t n, std::size_t elements_per_block)
 // most as many as the GPU runs at once (blocks per multiprocessor, from the occupancy API, times
 // the multiprocessors), so that each thread loops over many elements. A pass over no more values
 // than that (the block sums of an earlier pass), or over two rounds of one block, gets one
-// block: two passes for any n, one for tiny inputs.
-// `kernel` is the __global__ function (cached per kernel and block size).
+// block: two passes for any n, one for tiny inputs. `threads_per_multiprocessor` > 0 caps the
+// resident threads below what the occupancy API allows (steps 4-6). `kernel` is the __global__
+// function (cached per kernel, block size and cap).
 unsigned grid_stride_blocks(const void* kernel, int block_size, std::size_t n,
-                            std::size_t elements_per_block);
+                            std::size_t elements_per_block, int threads_per_multiprocessor = 0);
 
 // Elements before the first 16-byte boundary of `input` (at most n): the vectorized steps add
 // them one by one, then read 16-byte vectors from there on.

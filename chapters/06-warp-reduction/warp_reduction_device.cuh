@@ -38,8 +38,13 @@ __device__ inline int component_sum(const int4& v) { return (v.x + v.y) + (v.z +
 __device__ inline float component_sum(const float4& v) { return (v.x + v.y) + (v.z + v.w); }
 __device__ inline double component_sum(const double2& v) { return v.x + v.y; }
 
-// Vectors each thread of steps 4-6 loads before it adds any of them: more bytes in flight.
-inline constexpr int kVectorsInFlight = 4;
+// Vectors each thread of steps 4-6 loads before it adds any of them: 128 bytes in flight per
+// thread. (Measured on an H100 at 2^26 doubles: 8 beat 4 and 2 by a fraction of a percent.)
+inline constexpr int kVectorsInFlight = 8;
+// With that many bytes in flight per thread, 1024 threads per multiprocessor keep the memory
+// busy (128 KiB in flight per SM, ten times what bandwidth x latency asks for), and half the
+// blocks leave half the block sums for the last block to add.
+inline constexpr int kVectorThreadsPerMultiprocessor = 1024;
 
 namespace ready_made {
 
@@ -183,8 +188,8 @@ T reduce_in_one_launch(void (*kernel)(const T*, std::size_t, std::size_t, T*, un
                        const char* name, const T* input, std::size_t n, Workspace<T>& workspace) {
   if (n == 0) return T(0);
   constexpr std::size_t kPerBlock = BLOCK * Vector16<T>::width * kVectorsInFlight;
-  const unsigned blocks =
-      grid_stride_blocks(reinterpret_cast<const void*>(kernel), BLOCK, n, kPerBlock);
+  const unsigned blocks = grid_stride_blocks(reinterpret_cast<const void*>(kernel), BLOCK, n,
+                                             kPerBlock, kVectorThreadsPerMultiprocessor);
   workspace.begin_call(blocks);
   kernel<<<blocks, BLOCK>>>(input, n, unaligned_head(input, n), workspace.block_sums(0),
                             workspace.ticket(), workspace.result());

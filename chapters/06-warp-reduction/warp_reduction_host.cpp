@@ -78,15 +78,19 @@ void check_grid(const char* step, std::size_t n, std::size_t elements_per_block)
 }
 
 unsigned grid_stride_blocks(const void* kernel, int block_size, std::size_t n,
-                            std::size_t elements_per_block) {
-  static std::map<std::tuple<int, const void*, int>, unsigned> resident;
+                            std::size_t elements_per_block, int threads_per_multiprocessor) {
+  static std::map<std::tuple<int, const void*, int, int>, unsigned> resident;
   int device = 0;
   COURSE_CHECK(cudaGetDevice(&device));
-  auto& capacity = resident[{device, kernel, block_size}];
+  auto& capacity = resident[{device, kernel, block_size, threads_per_multiprocessor}];
   if (capacity == 0) {
     int per_multiprocessor = 0, multiprocessors = 0;
     COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
                                                                block_size, 0));
+    if (threads_per_multiprocessor > 0) {
+      per_multiprocessor =
+          std::min(per_multiprocessor, std::max(1, threads_per_multiprocessor / block_size));
+    }
     COURSE_CHECK(
         cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
     capacity = static_cast<unsigned>(std::max(1, per_multiprocessor) * multiprocessors);

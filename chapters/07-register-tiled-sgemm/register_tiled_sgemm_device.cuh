@@ -79,13 +79,14 @@ __device__ __forceinline__ void load_n_tile(const float* N, float* tile, int row
 }
 
 // Stores TM x TN of a thread's results, acc[acc_row0 + i][acc_col0 + j], at P(row0 + i,
-// col0 + j), skipping what lies outside P. VECTOR: four columns per 16-byte store (n % 4 == 0
-// and col0 % 4 == 0, so a vector that starts inside a row ends inside it). ATOMIC: adds to P
-// instead (step 5's split-K: several blocks add partial dot products into a zeroed P).
-// TN: a multiple of 4.
+// col0 + j), skipping what lies outside the m x n matrix P, whose rows are `ldp` floats apart.
+// VECTOR: four columns per 16-byte store (n and ldp multiples of 4 and col0 % 4 == 0, so a
+// vector that starts inside a row ends inside it). ATOMIC: adds to P instead (step 5's
+// split-K: several blocks add partial dot products into a zeroed P). TN: a multiple of 4.
 template <int TM, int TN, bool VECTOR, int R, int C, bool ATOMIC = false>
 __device__ __forceinline__ void store_results(float* P, const float (&acc)[R][C], int acc_row0,
-                                              int acc_col0, int row0, int col0, int m, int n) {
+                                              int acc_col0, int row0, int col0, int m, int n,
+                                              int ldp) {
   static_assert(TN % 4 == 0, "results are stored four columns at a time");
 #pragma unroll
   for (int i = 0; i < TM; ++i) {
@@ -98,17 +99,17 @@ __device__ __forceinline__ void store_results(float* P, const float (&acc)[R][C]
       if constexpr (ATOMIC) {
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
-          if (col + q < n) atomicAdd(P + row * n + col + q, values[j + q]);
+          if (col + q < n) atomicAdd(P + row * ldp + col + q, values[j + q]);
         }
       } else if constexpr (VECTOR) {
         if (col < n) {
-          *reinterpret_cast<float4*>(P + row * n + col) =
+          *reinterpret_cast<float4*>(P + row * ldp + col) =
               make_float4(values[j], values[j + 1], values[j + 2], values[j + 3]);
         }
       } else {
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
-          if (col + q < n) P[row * n + col + q] = values[j + q];
+          if (col + q < n) P[row * ldp + col + q] = values[j + q];
         }
       }
     }
@@ -169,18 +170,18 @@ struct WarpTile {
     }
   }
 
-  // Stores (or, ATOMIC, adds) the lane's results into P, whose block tile starts at
-  // (block_row, block_col).
+  // Stores (or, ATOMIC, adds) the lane's results into the m x n matrix P (rows `ldp` floats
+  // apart), whose block tile starts at (block_row, block_col).
   template <bool VECTOR, bool ATOMIC = false>
   __device__ __forceinline__ void store(float* P, const float (&acc)[ROWS][COLUMNS], int block_row,
-                                        int block_col, int m, int n) const {
+                                        int block_col, int m, int n, int ldp) const {
 #pragma unroll
     for (int wm = 0; wm < WMITER; ++wm) {
 #pragma unroll
       for (int wn = 0; wn < WNITER; ++wn) {
         store_results<TM, TN, VECTOR, ROWS, COLUMNS, ATOMIC>(
             P, acc, wm * TM, wn * TN, block_row + first_row + wm * WSUBM,
-            block_col + first_column + wn * WSUBN, m, n);
+            block_col + first_column + wn * WSUBN, m, n, ldp);
       }
     }
   }

@@ -49,7 +49,8 @@ T step4_vector_loads(const T* input, std::size_t n, int block_size, Workspace<T>
     return reduce_in_passes(
         input, n, workspace,
         [&](std::size_t count) {
-          return grid_stride_blocks(reinterpret_cast<const void*>(kernel), BLOCK, count, kPerBlock);
+          return grid_stride_blocks(reinterpret_cast<const void*>(kernel), BLOCK, count, kPerBlock,
+                                    kVectorThreadsPerMultiprocessor);
         },
         [&](const T* in, T* out, std::size_t count, std::size_t blocks) {
           kernel<<<static_cast<unsigned>(blocks), BLOCK>>>(in, out, count, unaligned_head(in, count));

@@ -51,7 +51,7 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
   }
   store_results<TM, TN, VECTOR>(P, acc, 0, 0, block_row + thread_row * TM,
-                                block_col + thread_col * TN, m, n);
+                                block_col + thread_col * TN, m, n, n);
 }
 
 }  // namespace

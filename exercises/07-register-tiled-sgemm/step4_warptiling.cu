@@ -61,7 +61,8 @@ __global__ void __launch_bounds__(THREADS)
     for (int wn = 0; wn < WNITER; ++wn) {
       store_results<TM, TN, VECTOR>(P, acc, wm * TM, wn * TN,
                                     block_row + warp_row * WM + wm * WSUBM + lane_row * TM,
-                                    block_col + warp_col * WN + wn * WSUBN + lane_col * TN, m, n);
+                                    block_col + warp_col * WN + wn * WSUBN + lane_col * TN, m, n,
+                                    n);
     }
   }
 }

@@ -11,14 +11,15 @@
 // warps to keep the multiply-add units busy; and one barrier per slice suffices instead of
 // two: the stage being written was last read before the previous barrier.
 // The launcher's two shape tricks:
-//  - padded rows: when k or n is not a multiple of 4 (4097), M and N are first copied into
-//    buffers whose rows are padded with zeros to a multiple of 4 floats, so the kernel always
-//    takes the 16-byte path; P comes back through a padded buffer too. A few percent of
-//    memory traffic instead of a slower kernel.
+//  - padded rows: when k (or n) is not a multiple of 4 (4097), M (or N) is first copied into a
+//    buffer whose rows are padded with zeros to a multiple of 4 floats, so the kernel always
+//    takes the 16-byte path to load; P is stored in place, 16 bytes or one float at a time.
+//    A few percent of memory traffic instead of a slower kernel.
 //  - split-K: when the output tiles fill the GPU's block slots badly (4096 x 1000 x 333 has 96
 //    tiles of 128 x 128 for 264 slots), the k range is cut into slices handled by separate
 //    blocks (blockIdx.z), which add their partial results into a zeroed P with atomicAdd.
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -42,12 +43,14 @@ struct MTileInFlight {
   static_assert(THREADS % kPerRow == 0 && BM % kRowsPerRound == 0, "tile shape");
   float4 values[kRounds];
 
-  __device__ __forceinline__ void fetch(const float* M, int row0, int col0, int m, int k) {
+  // M is m x k with rows ldm floats apart (ldm % 4 == 0, zeros from column k to ldm).
+  __device__ __forceinline__ void fetch(const float* M, int row0, int col0, int m, int k,
+                                        int ldm) {
     const int col = col0 + (threadIdx.x % kPerRow) * 4;
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
       const int row = row0 + threadIdx.x / kPerRow + round * kRowsPerRound;
-      values[round] = row < m && col < k ? *reinterpret_cast<const float4*>(M + row * k + col)
+      values[round] = row < m && col < k ? *reinterpret_cast<const float4*>(M + row * ldm + col)
                                          : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
   }
@@ -75,20 +78,21 @@ struct NTileInFlight {
   static constexpr int kRounds = BK / kRowsPerRound;
   static_assert(THREADS % kPerRow == 0 && BK % kRowsPerRound == 0, "tile shape");
 
+  // N is k x n with rows ldn floats apart (ldn % 4 == 0, zeros from column n to ldn).
   __device__ __forceinline__ void start(const float* N, float* tile, int row0, int col0, int k,
-                                        int n) {
+                                        int n, int ldn) {
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
       const int r = row(round), c = column();
       const bool inside = row0 + r < k && col0 + c < n;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
       // Outside N: a source size of 0 bytes makes cp.async write zeros.
-      const float* source = inside ? N + (row0 + r) * n + col0 + c : N;
+      const float* source = inside ? N + (row0 + r) * ldn + col0 + c : N;
       const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(tile + r * BN + c));
       asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(target), "l"(source),
                    "r"(inside ? 16 : 0));
 #else
-      values[round] = inside ? *reinterpret_cast<const float4*>(N + (row0 + r) * n + col0 + c)
+      values[round] = inside ? *reinterpret_cast<const float4*>(N + (row0 + r) * ldn + col0 + c)
                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #endif
     }
@@ -116,12 +120,14 @@ struct NTileInFlight {
   float4 values[kRounds];  // sm_75: the registers that carry the tile (unused with cp.async)
 };
 
-// The kernel needs k and n multiples of 4 and 16-byte aligned matrices (the launcher pads).
+// The kernel loads 16 bytes at a time: M's and N's rows must be multiples of 4 floats apart
+// (ldm, ldn) and 16-byte aligned, which the launcher arranges by padding. P (rows ldp apart)
+// is stored 16 bytes at a time when VECTOR_STORE, else one float at a time.
 template <int BM, int BN, int BK, int WM, int WN, int WNITER, int TM, int TN, int THREADS,
-          bool SPLIT_K>
+          bool SPLIT_K, bool VECTOR_STORE>
 __global__ void __launch_bounds__(THREADS)
     double_buffered_kernel(const float* M, const float* N, float* P, int m, int k, int n,
-                           int k_per_split) {
+                           int ldm, int ldn, int ldp, int k_per_split) {
   using Tile = WarpTile<BM, BN, WM, WN, WNITER, TM, TN>;  // step 4, ready-made
   __shared__ __align__(16) float Mtile_t[2][BK * kTransposedStride<BM>];
   __shared__ __align__(16) float Ntile[2][BK * BN];
@@ -134,8 +140,8 @@ __global__ void __launch_bounds__(THREADS)
   MTileInFlight<BM, BK, THREADS> m_next;
   NTileInFlight<BK, BN, THREADS> n_next;
   // The first slice into stage 0, before the loop.
-  m_next.fetch(M, block_row, k_begin, m, k);
-  n_next.start(N, Ntile[0], k_begin, block_col, k, n);
+  m_next.fetch(M, block_row, k_begin, m, k, ldm);
+  n_next.start(N, Ntile[0], k_begin, block_col, k, n, ldn);
   m_next.store(Mtile_t[0]);
   n_next.finish(Ntile[0]);
   __syncthreads();
@@ -146,13 +152,14 @@ __global__ void __launch_bounds__(THREADS)
     //       on stage `stage`; then, if there was a next slice, m_next.store(...) and
     //       n_next.finish(...) into stage 1 - stage. One __syncthreads(), and the stages swap.
   }
-  warp_tile.template store<true, SPLIT_K>(P, acc, block_row, block_col, m, n);
+  warp_tile.template store<VECTOR_STORE, SPLIT_K>(P, acc, block_row, block_col, m, n, ldp);
 }
 
-template <const WarpTiling& T, bool SPLIT_K>
+template <const WarpTiling& T, bool SPLIT_K, bool VECTOR_STORE>
 constexpr auto kernel_of =
     double_buffered_kernel<T.block_m, T.block_n, T.block_k, T.warp_m, T.warp_n,
-                           T.warp_n_iterations, T.thread_m, T.thread_n, T.threads, SPLIT_K>;
+                           T.warp_n_iterations, T.thread_m, T.thread_n, T.threads, SPLIT_K,
+                           VECTOR_STORE>;
 
 // Blocks of `kernel` the GPU runs at once.
 int resident_blocks(const void* kernel, int threads) {
@@ -162,56 +169,46 @@ int resident_blocks(const void* kernel, int threads) {
   return std::max(1, per_multiprocessor) * multiprocessor_count();
 }
 
+bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
+
+// Copies of M or N with rows padded to a multiple of 4 floats, kept from call to call.
+course::DeviceBuffer<float>& padded_copy(int which) {
+  static course::DeviceBuffer<float> buffers[2];
+  return buffers[which];
+}
+
+// `rows` x `columns` of `from` (row-major) into buffer `which`, rows padded with zeros to a
+// multiple of 4 floats; returns the copy and sets `padded` to its row length.
+const float* copy_padded(const float* from, int rows, int columns, int which, int& padded) {
+  padded = course::ceil_div(columns, 4) * 4;
+  course::DeviceBuffer<float>& to = padded_copy(which);
+  to.reserve_discard(static_cast<std::size_t>(rows) * padded);
+  const std::size_t pitch = padded * sizeof(float), width = columns * sizeof(float);
+  COURSE_CHECK(cudaMemcpy2DAsync(to.data(), pitch, from, width, width, rows,
+                                 cudaMemcpyDeviceToDevice));
+  if (padded > columns) {
+    COURSE_CHECK(cudaMemset2DAsync(to.data() + columns, pitch, 0,
+                                   (padded - columns) * sizeof(float), rows));
+  }
+  return to.data();
+}
+
 template <const WarpTiling& T>
-void launch(const float* M, const float* N, float* P, int m, int k, int n, int k_splits) {
+void run(const float* M, const float* N, float* P, int m, int k, int n, int k_splits) {
+  int ldm = k, ldn = n;
+  if (k % 4 != 0 || !aligned16(M)) M = copy_padded(M, m, k, 0, ldm);
+  if (n % 4 != 0 || !aligned16(N)) N = copy_padded(N, k, n, 1, ldn);
   const int k_per_split = course::ceil_div(course::ceil_div(k, k_splits), T.block_k) * T.block_k;
   const int splits = course::ceil_div(k, k_per_split);
   if (splits > 1) {  // the splits add into P
     COURSE_CHECK(cudaMemsetAsync(P, 0, static_cast<std::size_t>(m) * n * sizeof(float)));
   }
   const dim3 grid(course::ceil_div(n, T.block_n), course::ceil_div(m, T.block_m), splits);
-  (splits > 1 ? kernel_of<T, true> : kernel_of<T, false>)<<<grid, T.threads>>>(M, N, P, m, k, n,
-                                                                              k_per_split);
+  const bool vector_store = n % 4 == 0 && aligned16(P);
+  const auto kernel = splits > 1 ? (vector_store ? kernel_of<T, true, true> : kernel_of<T, true, false>)
+                                 : (vector_store ? kernel_of<T, false, true> : kernel_of<T, false, false>);
+  kernel<<<grid, T.threads>>>(M, N, P, m, k, n, ldm, ldn, n, k_per_split);
   COURSE_CHECK_LAUNCH("double_buffered_kernel");
-}
-
-// Copies of the operands with rows padded to a multiple of 4 floats, kept from call to call.
-struct PaddedOperands {
-  course::DeviceBuffer<float> M, N, P;
-};
-
-PaddedOperands& padded_operands() {
-  static PaddedOperands buffers;
-  return buffers;
-}
-
-// rows x columns of `from` (row-major) into `to`, whose rows are `padded` floats long; the
-// extra columns are zeroed.
-void copy_padded(const float* from, float* to, int rows, int columns, int padded) {
-  const std::size_t pitch = padded * sizeof(float), width = columns * sizeof(float);
-  COURSE_CHECK(cudaMemcpy2DAsync(to, pitch, from, width, width, rows, cudaMemcpyDeviceToDevice));
-  if (padded > columns) {
-    COURSE_CHECK(cudaMemset2DAsync(to + columns, pitch, 0, (padded - columns) * sizeof(float), rows));
-  }
-}
-
-template <const WarpTiling& T>
-void run(const float* M, const float* N, float* P, int m, int k, int n, int k_splits) {
-  if (vector_loads_apply(M, N, P, k, n)) return launch<T>(M, N, P, m, k, n, k_splits);
-  const int k4 = course::ceil_div(k, 4) * 4, n4 = course::ceil_div(n, 4) * 4;
-  PaddedOperands& padded = padded_operands();
-  padded.M.reserve_discard(static_cast<std::size_t>(m) * k4);
-  padded.N.reserve_discard(static_cast<std::size_t>(k4) * n4);
-  padded.P.reserve_discard(static_cast<std::size_t>(m) * n4);
-  copy_padded(M, padded.M.data(), m, k, k4);
-  copy_padded(N, padded.N.data(), k, n, n4);
-  if (k4 > k) {  // N's extra rows meet M's zero columns: they must be zeros too, not NaN
-    COURSE_CHECK(cudaMemsetAsync(padded.N.data() + static_cast<std::size_t>(k) * n4, 0,
-                                 static_cast<std::size_t>(k4 - k) * n4 * sizeof(float)));
-  }
-  launch<T>(padded.M.data(), padded.N.data(), padded.P.data(), m, k4, n4, k_splits);
-  COURSE_CHECK(cudaMemcpy2DAsync(P, n * sizeof(float), padded.P.data(), n4 * sizeof(float),
-                                 n * sizeof(float), m, cudaMemcpyDeviceToDevice));
 }
 
 }  // namespace
@@ -233,7 +230,7 @@ void step5_double_buffering(const float* M, const float* N, float* P, int m, int
 
 int step5_default_splits(int m, int k, int n) {
   static const int resident = resident_blocks(
-      reinterpret_cast<const void*>(kernel_of<kWideTiles, false>), kWideTiles.threads);
+      reinterpret_cast<const void*>(kernel_of<kWideTiles, false, true>), kWideTiles.threads);
   const long long tiles = 1ll * course::ceil_div(m, kWideTiles.block_m) *
                           course::ceil_div(n, kWideTiles.block_n);
   return choose_k_splits(tiles, k, resident);
@@ -246,7 +243,8 @@ void step5_double_buffering(const float* M, const float* N, float* P, int m, int
 
 KernelResources step5_resources(const WarpTiling& tiling) {
   return resources_of(reinterpret_cast<const void*>(
-      tiling == kLargeTiles ? kernel_of<kLargeTiles, false> : kernel_of<kWideTiles, false>));
+      tiling == kLargeTiles ? kernel_of<kLargeTiles, false, true>
+                            : kernel_of<kWideTiles, false, true>));
 }
 
 }  // namespace register_tiled_sgemm::exercise

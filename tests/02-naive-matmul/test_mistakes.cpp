@@ -60,8 +60,8 @@ void report_numbers(const KnownMistake& mistake, int block_side, const char* too
   }
 }
 
-TEST(MistakesSeenBySanitizers, PrefetchPastTheEnd) {
-  report_numbers({"prefetch_past_the_end", mistakes::prefetch_past_the_end}, 16, "memcheck");
+TEST(MistakesSeenBySanitizers, OnlyTheStoreGuarded) {
+  report_numbers({"only_the_store_guarded", mistakes::only_the_store_guarded}, 16, "memcheck");
 }
 
 TEST(MistakesSeenBySanitizers, RowSharedWithoutSyncwarp) {

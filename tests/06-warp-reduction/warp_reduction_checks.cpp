@@ -305,14 +305,22 @@ std::vector<MachineCode> ptx_of(const std::vector<std::string>& name_parts, std:
 }
 
 std::string partial_shuffle_mask_problem(const MachineCode& ptx) {
-  // shfl.sync.down.b32 %r2|%p1, %r1, 16, 31, -1;   the member mask is the last operand
+  // shfl.sync.down.b32 %r2|%p1, %r1, 16, 31, -1;   the member mask is the last operand, a
+  // constant or a register set by `mov.b32 %r23, -1;` before it.
   const std::regex shuffle(R"(shfl\.sync\.\w+\.b32\s.*,\s*([^,;\s]+)\s*;)");
+  const std::regex move(R"(mov\.[bus]32\s+(%r\d+)\s*,\s*(-?(?:0x)?[0-9A-Fa-f]+)\s*;)");
+  std::map<std::string, std::string> constants;  // register: the constant last moved into it
   int shuffles = 0;
   for (const std::string& line : ptx.instructions) {
     std::smatch match;
+    if (std::regex_search(line, match, move)) {
+      constants[match[1].str()] = match[2].str();
+      continue;
+    }
     if (!std::regex_search(line, match, shuffle)) continue;
     ++shuffles;
-    const std::string mask = match[1].str();
+    std::string mask = match[1].str();
+    if (const auto known = constants.find(mask); known != constants.end()) mask = known->second;
     if (mask != "-1" && mask != "0xffffffff" && mask != "0xFFFFFFFF" && mask != "4294967295") {
       return "a shuffle names only part of the warp (member mask " + mask + ", not 0xffffffff). "
              "Every lane that calls __shfl_down_sync must be in its mask, and so must the lane "

@@ -86,7 +86,7 @@ __global__ void __launch_bounds__(kThreads)
     __syncthreads();
   }
   store_results<TM, TN, true>(P, acc, 0, 0, block_row + thread_row * TM,
-                              block_col + thread_col * TN, m, n);
+                              block_col + thread_col * TN, m, n, n);
 }
 
 dim3 grid_of(int m, int n) { return dim3(course::ceil_div(n, BN), course::ceil_div(m, BM)); }
