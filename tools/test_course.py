@@ -180,6 +180,13 @@ class Sanitizers(unittest.TestCase):
         self.assertIn("Invalid __global__ read", headline)
         self.assertEqual(location, "tests/01-sum-of-squares/mistakes/prefetch_past_the_end.cu:20")
 
+    def test_a_report_naming_the_file_alone_points_at_the_learners_file(self):
+        report = ("========= Error: Race reported between Read access at void k()+0x2e0 in "
+                  "reduce1_interleaved_divergent.cu:26\n")
+        known = ["exercises/05-reduction/reduce1_interleaved_divergent.cu"]
+        _, location = course.sanitizer_check.first_report(report, known)
+        self.assertEqual(location, "exercises/05-reduction/reduce1_interleaved_divergent.cu:26")
+
     def test_the_steps_filters_get_the_implementation_prefix(self):
         steps = [{"sanitize": {"tools": ["memcheck", "racecheck"],
                                "tests": {"bin": "A.b/one:A.b/two"}}},

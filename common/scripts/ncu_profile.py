@@ -149,13 +149,17 @@ def profile_step(step, implementation, benchmark, show=None):
 
 def expected_value(expect, metric, steps, benchmark, show=None, cache=None):
     """(what, value): what an "expect" compares with (another step's solution, or another row
-    of the benchmark) and its value of `metric`. `cache` keeps profiled steps between calls."""
+    of the benchmark) and its value of `metric`, measured on that step's row and kernel.
+    `cache` keeps counters already read, per step."""
     cache = {} if cache is None else cache
     if "step" in expect:
-        if expect["step"] not in cache:
-            other = next(s for s in steps if s["step"] == expect["step"])
-            cache[expect["step"]] = profile_step(other, "solution", benchmark, show)
-        return f"step {expect['step']}'s solution", cache[expect["step"]][metric["label"]]
+        other = next(s for s in steps if s["step"] == expect["step"])["profile"]
+        key = (expect["step"], metric["label"])
+        if key not in cache:
+            counters = measure(benchmark, f"^Solution/{other['row']}",
+                               f"solution::.*{other['kernel']}", raw_metrics([metric]), show)
+            cache[key] = value_of(metric, counters)
+        return f"step {expect['step']}'s solution", cache[key]
     counters = measure(benchmark, f"^{expect['row']}", expect["kernel"], raw_metrics([metric]),
                        show)
     return expect.get("what", expect["row"]), value_of(metric, counters)
@@ -189,9 +193,7 @@ def check(steps_json, benchmark):
             profile = step.get("profile")
             if not profile:
                 continue
-            if step["step"] not in cache:
-                cache[step["step"]] = profile_step(step, "solution", benchmark)
-            mine = cache[step["step"]]
+            mine = profile_step(step, "solution", benchmark)
             for metric in profile["metrics"]:
                 line = (f"step {step['step']:<2} {metric['label']:<44} "
                         f"{format_value(mine[metric['label']]):>12}")

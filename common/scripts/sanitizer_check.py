@@ -62,9 +62,14 @@ def find_sanitizer():
     return None
 
 
-def learner_path(path):
+def learner_path(path, known_files=()):
     """The file as the learner finds it in the repository: the build compiles
-    chapters/NN-name/exercise/x.cu, which is exercises/NN-name/x.cu."""
+    chapters/NN-name/exercise/x.cu, which is exercises/NN-name/x.cu. A report that gives the
+    file name alone is matched against `known_files` (repository paths)."""
+    if "/" not in path:
+        for known in known_files:
+            if Path(known).name == path:
+                return str(known)
     match = re.search(r"chapters/([^/]+)/(exercise|solution|tests)/(.+)$", path)
     if match:
         chapter, folder, rest = match.groups()
@@ -97,7 +102,7 @@ class Outcome:
         self.output = output
 
 
-def first_report(output):
+def first_report(output, known_files=()):
     """The sanitizer's first report line and the first source location after it."""
     lines = [line[len("========="):].strip() for line in output.splitlines()
              if line.startswith("=========")]
@@ -106,12 +111,20 @@ def first_report(output):
             for candidate in lines[i:i + 8]:
                 match = LOCATION.search(candidate)
                 if match:
-                    return line, f"{learner_path(match.group(1))}:{match.group(2)}"
+                    return line, f"{learner_path(match.group(1), known_files)}:{match.group(2)}"
             return line, ""
     return "", ""
 
 
-def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900):
+def step_files(steps, steps_json, implementation):
+    """Repository paths of the steps' files (exercises/NN-name/x.cu or solutions/...), for
+    reports that name a file without its folder."""
+    chapter = Path(steps_json).resolve().parent.name
+    folder = "exercises" if implementation == "exercise" else "solutions"
+    return [f"{folder}/{chapter}/{name}" for step in steps for name in step.get("files", [])]
+
+
+def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900, known_files=()):
     sanitizer = find_sanitizer()
     if sanitizer is None:
         return Outcome("skipped", f"{tool}: skipped, not passed: compute-sanitizer was not found "
@@ -130,7 +143,7 @@ def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900):
         return Outcome("skipped", f"{tool}: skipped, not passed: no usable GPU")
     if completed.returncode == 0:
         return Outcome("clean", f"{tool}: no report", )
-    headline, location = first_report(output)
+    headline, location = first_report(output, known_files)
     if completed.returncode == REPORT_EXIT and headline:
         text = (f"{tool} found {KIND[tool]}:\n  {headline}\n"
                 + (f"  at {location}\n" if location else "")
@@ -156,17 +169,20 @@ def main(argv=None):
         print(f"SKIP: this already runs under a sanitizer setup; {args.tool} is not nested")
         return SKIP
     gtest_filter = args.gtest_filter
+    known_files = ()
     if gtest_filter is None:
         if not args.steps:
             parser.error("give --steps or --gtest_filter")
         steps = json.loads(Path(args.steps).read_text())["steps"]
+        known_files = step_files(steps, args.steps, args.implementation)
         gtest_filter = step_filters(steps, args.tool, Path(args.binary).name, args.implementation)
         if not gtest_filter:
             print(f"no step of {args.steps} asks for {args.tool} on {Path(args.binary).name}")
             return 1
     print(f"$ compute-sanitizer --tool {args.tool} {args.binary} --gtest_filter={gtest_filter}",
           flush=True)
-    outcome = run(args.tool, args.binary, gtest_filter, extra_args=sanitizer_args)
+    outcome = run(args.tool, args.binary, gtest_filter, extra_args=sanitizer_args,
+                  known_files=known_files)
     if outcome.status == "skipped":
         print("SKIP: " + outcome.text)
         return SKIP
