@@ -118,7 +118,7 @@ inline KernelResources solution_resources(int number) {
     case 1: return solution::step1_resources();
     case 2: return solution::step2_resources();
     case 3: return solution::step3_resources();
-    case 4: return solution::step4_resources(kLargeTiles);
+    case 4: return solution::step4_resources(kWideTiles);  // the default for large shapes
     default: return solution::step5_resources(kWideTiles);
   }
 }
