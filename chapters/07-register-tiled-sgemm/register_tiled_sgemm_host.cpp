@@ -1,29 +1,16 @@
 // Host-side pieces shared by every implementation of chapter 07: argument checks, the choice
 // between 16-byte and scalar loads, the warp-tiling choice and the kernels' resources.
 #include <algorithm>
-#include <climits>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 #include "course/errors.hpp"
+#include "course/matmul.hpp"
 #include "register_tiled_sgemm.cuh"
 
 namespace register_tiled_sgemm {
 
 namespace {
-
-[[noreturn]] void reject(const char* function, const std::string& what) {
-  throw std::invalid_argument(std::string(function) + ": " + what);
-}
-
-void check_elements(const char* function, const char* matrix, int rows, int columns) {
-  if (1ll * rows * columns > INT_MAX) {
-    reject(function, std::string(matrix) + " has " + std::to_string(rows) + " x " +
-                         std::to_string(columns) + " elements, more than a 32-bit int indexes "
-                         "(2^31 - 1); split the product into smaller blocks");
-  }
-}
 
 bool aligned16(const float* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
@@ -33,16 +20,7 @@ bool aligned16(const float* pointer) {
 
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
                      int m, int k, int n) {
-  if (m < 1 || k < 1 || n < 1) {
-    reject(function, "every size must be at least 1, got m = " + std::to_string(m) +
-                         ", k = " + std::to_string(k) + ", n = " + std::to_string(n));
-  }
-  check_elements(function, "M", m, k);
-  check_elements(function, "N", k, n);
-  check_elements(function, "P", m, n);
-  if (M == nullptr || N == nullptr || P == nullptr) {
-    reject(function, "M, N and P must be device pointers, got a null pointer");
-  }
+  course::matmul::check_operands(function, M, N, P, {m, k, n});
 }
 
 bool vector_loads_apply(const float* M, const float* N, const float* P, int k, int n) {

@@ -1,5 +1,6 @@
 #include "course/matmul.hpp"
 
+#include <climits>
 #include <cmath>
 #include <stdexcept>
 
@@ -13,6 +14,37 @@ std::string Shape::text() const {
 }
 
 double flops(Shape shape) { return 2.0 * shape.m * shape.n * static_cast<double>(shape.k); }
+
+namespace {
+
+[[noreturn]] void reject(const char* function, const std::string& what) {
+  throw std::invalid_argument(std::string(function) + ": " + what);
+}
+
+void check_elements(const char* function, const char* matrix, int rows, int columns) {
+  if (1ll * rows * columns > INT_MAX) {
+    reject(function, std::string(matrix) + " has " + std::to_string(rows) + " x " +
+                         std::to_string(columns) + " elements, more than a 32-bit int indexes "
+                         "(2^31 - 1); split the product into smaller blocks");
+  }
+}
+
+}  // namespace
+
+void check_operands(const char* function, const float* M, const float* N, const float* P,
+                    Shape shape) {
+  const int m = shape.m, k = shape.k, n = shape.n;
+  if (m < 1 || k < 1 || n < 1) {
+    reject(function, "every size must be at least 1, got m = " + std::to_string(m) +
+                         ", k = " + std::to_string(k) + ", n = " + std::to_string(n));
+  }
+  check_elements(function, "M", m, k);
+  check_elements(function, "N", k, n);
+  check_elements(function, "P", m, n);
+  if (M == nullptr || N == nullptr || P == nullptr) {
+    reject(function, "M, N and P must be device pointers, got a null pointer");
+  }
+}
 
 Reference cpu_reference(const std::vector<float>& M, const std::vector<float>& N, Shape shape) {
   const std::size_t m = shape.m, k = shape.k, n = shape.n;

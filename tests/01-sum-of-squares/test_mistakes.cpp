@@ -5,6 +5,7 @@
 
 #include <iostream>
 
+#include "course/testing.hpp"
 #include "mistakes/mistakes.hpp"
 #include "sum_of_squares_checks.hpp"
 
@@ -68,16 +69,15 @@ TEST_P(KnownMistakes, AreRejectedByTheTests) {
 // Run under a sanitizer by the Meson tests "<tool> catches <mistake>" (exact-size allocations
 // there); here they only have to run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const StepUnderTest& step, const char* tool) {
+  std::string rejection;
   for (std::size_t n : test_sizes()) {
     const ::testing::AssertionResult verdict = matches_cpu(step, test_input(n, 1000));
     if (!verdict) {
-      std::cout << "The tests caught " << step.name << " on this GPU too:\n"
-                << verdict.message() << "\n";
-      return;
+      rejection = verdict.message();
+      break;
     }
   }
-  std::cout << "The numbers came out right on this GPU: only " << tool << " sees " << step.name
-            << ".\n";
+  course::report_what_the_numbers_showed(step.name, rejection, tool);
 }
 
 TEST(MistakesSeenBySanitizers, PrefetchPastTheEnd) {

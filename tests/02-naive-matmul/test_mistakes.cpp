@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "course/testing.hpp"
 #include "mistakes/mistakes.hpp"
 #include "naive_matmul_cases.hpp"
 
@@ -51,13 +52,7 @@ TEST_P(KnownMistakes, AreRejectedByTheTests) {
 // Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
 // run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const KnownMistake& mistake, int block_side, const char* tool) {
-  const std::string rejection = first_rejection(mistake, block_side);
-  if (rejection.empty()) {
-    std::cout << "The numbers came out right on this GPU: only " << tool << " sees "
-              << mistake.name << ".\n";
-  } else {
-    std::cout << "The tests caught " << mistake.name << " on this GPU too:\n" << rejection << "\n";
-  }
+  course::report_what_the_numbers_showed(mistake.name, first_rejection(mistake, block_side), tool);
 }
 
 TEST(MistakesSeenBySanitizers, OnlyTheStoreGuarded) {

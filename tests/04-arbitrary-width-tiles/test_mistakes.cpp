@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "course/matmul_testing.hpp"
+#include "course/testing.hpp"
 #include "mistakes/mistakes.hpp"
 
 namespace boundary_tiled_matmul {
@@ -63,29 +64,21 @@ INSTANTIATE_TEST_SUITE_P(
 // Run under a sanitizer by the Meson tests "<tool> catches <mistake>" (exact-size allocations
 // there: no guard margins to make an out-of-bounds read legal); here they only have to run, and
 // say whether the numbers showed the bug on this GPU.
-void report_numbers(const std::string& name, const std::string& rejection, const char* tool) {
-  if (rejection.empty()) {
-    std::cout << "The numbers came out right on this GPU: only " << tool << " sees " << name
-              << ".\n";
-  } else {
-    std::cout << "The tests caught " << name << " on this GPU too:\n" << rejection << "\n";
-  }
-}
-
 TEST(MistakesSeenBySanitizers, OnlyLastPhaseGuarded) {
-  report_numbers("only_last_phase_guarded",
-                 first_rejection(under_test("only_last_phase_guarded",
-                                            mistakes::only_last_phase_guarded),
-                                 kSquares),
-                 "memcheck");
+  course::report_what_the_numbers_showed(
+      "only_last_phase_guarded",
+      first_rejection(under_test("only_last_phase_guarded", mistakes::only_last_phase_guarded),
+                      kSquares),
+      "memcheck");
 }
 
 TEST(MistakesSeenBySanitizers, MTileStoredAfterTheBarrier) {
-  report_numbers("m_tile_stored_after_the_barrier",
-                 first_rejection(under_test("m_tile_stored_after_the_barrier",
-                                            mistakes::m_tile_stored_after_the_barrier),
-                                 kSquares),
-                 "racecheck");
+  course::report_what_the_numbers_showed(
+      "m_tile_stored_after_the_barrier",
+      first_rejection(
+          under_test("m_tile_stored_after_the_barrier", mistakes::m_tile_stored_after_the_barrier),
+          kSquares),
+      "racecheck");
 }
 
 TEST(MistakesSeenBySanitizers, NRowGuardOffByOne) {
@@ -95,9 +88,9 @@ TEST(MistakesSeenBySanitizers, NRowGuardOffByOne) {
       [](const float* M, const float* N, float* P, course::matmul::Shape s) {
         mistakes::n_row_guard_off_by_one(M, N, P, s.m, s.k, s.n);
       }};
-  report_numbers("n_row_guard_off_by_one",
-                 first_rejection(rectangular, {{33, 17, 65}, {1, 1000, 1}, {7, 300, 5}}),
-                 "memcheck");
+  course::report_what_the_numbers_showed(
+      "n_row_guard_off_by_one",
+      first_rejection(rectangular, {{33, 17, 65}, {1, 1000, 1}, {7, 300, 5}}), "memcheck");
 }
 
 }  // namespace

@@ -13,24 +13,6 @@
 
 namespace reduction::testing {
 
-namespace {
-
-template <typename T>
-const char* type_name();
-template <> const char* type_name<int>() { return "int"; }
-template <> const char* type_name<float>() { return "float"; }
-template <> const char* type_name<double>() { return "double"; }
-
-template <typename T>
-std::string text(T value) {
-  std::ostringstream out;
-  out.precision(std::numeric_limits<T>::max_digits10);
-  out << value;
-  return out.str();
-}
-
-}  // namespace
-
 template <typename T>
 const std::vector<T>& test_input(std::size_t n, std::uint64_t seed) {
   static std::map<std::pair<std::size_t, std::uint64_t>, std::unique_ptr<std::vector<T>>> cache;
@@ -75,9 +57,9 @@ template <typename T>
     return ::testing::AssertionSuccess();
   }
   std::ostringstream message;
-  message << under_test.name << "<" << type_name<T>() << ">, n = " << n << ", block size "
-          << block_size << ": the sum is " << text(got) << ", the CPU says "
-          << text(static_cast<double>(expected));
+  message << under_test.name << "<" << course::type_name<T>() << ">, n = " << n << ", block size "
+          << block_size << ": the sum is " << course::exact_text(got) << ", the CPU says "
+          << course::exact_text(static_cast<double>(expected));
   if (bound > 0) message << " (allowed error " << bound << ")";
   message << ".\n  Edit: " << under_test.source_file;
   std::string diagnosis;
@@ -100,7 +82,7 @@ template <typename T>
     const T second = reduce(pass, under_test.elements_per_thread, device_input.data(), n,
                             block_size, again);
     if (!(second == got)) {
-      diagnosis = "a second run gave " + text(second) +
+      diagnosis = "a second run gave " + course::exact_text(second) +
                   ": the result changes from run to run, a race (a missing __syncthreads()?)";
     }
   }

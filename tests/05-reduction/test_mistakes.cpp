@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "course/testing.hpp"
 #include "mistakes/mistakes.hpp"
 #include "reduction_checks.hpp"
 
@@ -14,23 +15,29 @@ namespace {
 
 const char* const kFile = "tests/05-reduction/mistakes/reduction_mistakes.cu";
 
-bool rejected(const PassUnderTest& under_test, PassFn<float> pass_float, PassFn<int> pass_int,
-              int attempts) {
+// The first failure message of the learner's checks on this pass, or "" if every one passed.
+std::string first_rejection(const PassUnderTest& under_test, PassFn<float> pass_float,
+                            PassFn<int> pass_int, int attempts) {
   for (int attempt = 0; attempt < attempts; ++attempt) {
     for (std::size_t n : test_sizes()) {
       for (int block_size : {64, 256, 1024}) {
         ::testing::AssertionResult verdict =
             matches_cpu<int>(under_test, pass_int, n, block_size, 1000 + attempt);
         if (verdict) verdict = matches_cpu<float>(under_test, pass_float, n, block_size);
-        if (!verdict) {
-          std::cout << "Rejected as expected. What the learner sees:\n"
-                    << verdict.message() << "\n";
-          return true;
-        }
+        if (!verdict) return verdict.message();
       }
     }
   }
-  return false;
+  return "";
+}
+
+bool rejected(const PassUnderTest& under_test, PassFn<float> pass_float, PassFn<int> pass_int,
+              int attempts) {
+  const std::string rejection = first_rejection(under_test, pass_float, pass_int, attempts);
+  if (!rejection.empty()) {
+    std::cout << "Rejected as expected. What the learner sees:\n" << rejection << "\n";
+  }
+  return !rejection.empty();
 }
 
 TEST(Mistakes, MissingSyncthreadsIsRejected) {
@@ -49,10 +56,8 @@ TEST(Mistakes, StrideLoopOffByOneIsRejected) {
 // run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const PassUnderTest& under_test, PassFn<float> pass_float,
                     PassFn<int> pass_int, const char* tool) {
-  const bool caught = rejected(under_test, pass_float, pass_int, 1);
-  std::cout << (caught ? "The tests caught " + under_test.name + " on this GPU too.\n"
-                       : "The numbers came out right on this GPU: only " + std::string(tool) +
-                             " sees " + under_test.name + ".\n");
+  course::report_what_the_numbers_showed(
+      under_test.name, first_rejection(under_test, pass_float, pass_int, 1), tool);
 }
 
 TEST(MistakesSeenBySanitizers, LastWarpVolatileOnly) {

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <string>
 
+#include "course/testing.hpp"
 #include "mistakes/mistakes.hpp"
 #include "warp_reduction_checks.hpp"
 
@@ -66,13 +67,7 @@ INSTANTIATE_TEST_SUITE_P(Mistakes, KnownMistakes,
 // Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
 // run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const KnownMistake& mistake, const char* tool) {
-  const std::string rejection = first_rejection(mistake);
-  if (rejection.empty()) {
-    std::cout << "The numbers came out right on this GPU: only " << tool << " sees "
-              << mistake.name << ".\n";
-  } else {
-    std::cout << "The tests caught " << mistake.name << " on this GPU too:\n" << rejection << "\n";
-  }
+  course::report_what_the_numbers_showed(mistake.name, first_rejection(mistake), tool);
 }
 
 TEST(MistakesSeenBySanitizers, LastWarpWithoutSyncwarp) {

@@ -21,20 +21,6 @@ namespace warp_reduction::testing {
 
 namespace {
 
-template <typename T>
-const char* type_name();
-template <> const char* type_name<int>() { return "int"; }
-template <> const char* type_name<float>() { return "float"; }
-template <> const char* type_name<double>() { return "double"; }
-
-template <typename T>
-std::string text(T value) {
-  std::ostringstream out;
-  out.precision(std::numeric_limits<T>::max_digits10);
-  out << value;
-  return out.str();
-}
-
 // The whole test input of size n on the GPU, between guard margins, uploaded once.
 template <typename T>
 const course::GuardedBuffer<T>& device_input(std::size_t n) {
@@ -154,10 +140,10 @@ template <typename T>
   if (finite && error <= bound && margins.empty()) return ::testing::AssertionSuccess();
 
   std::ostringstream message;
-  message << step.name << "<" << type_name<T>() << ">, n = " << count;
+  message << step.name << "<" << course::type_name<T>() << ">, n = " << count;
   if (offset > 0) message << " starting at input + " << offset;
-  message << ", block size " << block_size << ": the sum is " << text(got) << ", the CPU says "
-          << text(static_cast<double>(exact.sum));
+  message << ", block size " << block_size << ": the sum is " << course::exact_text(got)
+          << ", the CPU says " << course::exact_text(static_cast<double>(exact.sum));
   if (bound > 0) message << " (allowed error " << bound << ")";
   message << ".\n  Edit: " << step.source_file;
   std::string diagnosis;
@@ -184,7 +170,7 @@ template <typename T>
     Workspace<T> again;
     const T second = reduce(input, count, block_size, again);
     if (!(second == got)) {
-      diagnosis = "a second run gave " + text(second) +
+      diagnosis = "a second run gave " + course::exact_text(second) +
                   ": the result changes from run to run, a race (a missing barrier?)";
     }
   }
@@ -257,7 +243,9 @@ std::vector<MachineCode> dump_kernels(const char* option, const std::regex& kern
       functions.back().instructions.push_back(line);
     }
   }
-  if (pclose(pipe) != 0 && functions.empty()) *failure = "cuobjdump " + std::string(option) + " failed";
+  if (pclose(pipe) != 0 && functions.empty()) {
+    *failure = "cuobjdump " + std::string(option) + " failed";
+  }
   return functions;
 }
 

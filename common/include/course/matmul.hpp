@@ -22,6 +22,12 @@ struct Shape {
 // 2 m n k: one multiply and one add per term of every inner product.
 double flops(Shape shape);
 
+// The argument checks every rectangular matmul entry point makes (chapters 04 and 07):
+// every size at least 1, every matrix indexable with a 32-bit int, no null pointer. Throws
+// std::invalid_argument "<function>: <what is wrong and what to pass>".
+void check_operands(const char* function, const float* M, const float* N, const float* P,
+                    Shape shape);
+
 // The exact product (in double, from the same float inputs) and, for every element, how far a
 // float computation may be from it. The bound is the classic one for a dot product of length
 // k computed in floating point (Higham, Accuracy and Stability of Numerical Algorithms, 3.1):

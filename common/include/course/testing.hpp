@@ -3,6 +3,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
+#include <limits>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +30,35 @@ std::string invalid_argument_message(Call&& call) {
   } catch (...) {
   }
   return "";
+}
+
+// The element type's name for failure messages: "int", "float", "double".
+template <typename T>
+const char* type_name();
+template <> inline const char* type_name<int>() { return "int"; }
+template <> inline const char* type_name<float>() { return "float"; }
+template <> inline const char* type_name<double>() { return "double"; }
+
+// A value with every digit its type holds, so two results that print alike are alike.
+template <typename T>
+std::string exact_text(T value) {
+  std::ostringstream out;
+  out.precision(std::numeric_limits<T>::max_digits10);
+  out << value;
+  return out.str();
+}
+
+// For the known mistakes that only a sanitizer must catch (the Meson tests "<tool> catches
+// <mistake>" run them under it): says whether the plain tests' numbers showed the bug on this
+// GPU too. `rejection` is the first failure message of the plain checks, or "" if none failed.
+inline void report_what_the_numbers_showed(const std::string& mistake,
+                                           const std::string& rejection, const char* tool) {
+  if (rejection.empty()) {
+    std::cout << "The numbers came out right on this GPU: only " << tool << " sees " << mistake
+              << ".\n";
+  } else {
+    std::cout << "The tests caught " << mistake << " on this GPU too:\n" << rejection << "\n";
+  }
 }
 
 }  // namespace course
