@@ -44,6 +44,14 @@ class Workspace {
   void count_launch() { ++launches_; }
   int launches() const { return launches_; }
   void poison_before_each_run(bool enabled) { poison_ = enabled; }
+  // Benchmarks: the step leaves its sum on the GPU and returns T(0), so that a timed call holds
+  // the launches alone, as CUB's DeviceReduce does; copy_last_sum() reads it afterwards.
+  void leave_sum_on_device(bool enabled) { leave_on_device_ = enabled; }
+  // Ends a call whose sum is at `device_sum` (null: n = 0, the sum is 0): copies it to the host
+  // and returns it, unless leave_sum_on_device is on.
+  T finish_call(const T* device_sum);
+  // The last call's sum, copied to the host now.
+  T copy_last_sum() const;
   // "" when no kernel wrote outside the block sums or the result, else what it wrote where.
   std::string margin_report() const;
 
@@ -53,6 +61,8 @@ class Workspace {
   course::GuardedBuffer<unsigned> ticket_;
   int launches_ = 0;
   bool poison_ = false;
+  bool leave_on_device_ = false;
+  const T* last_sum_ = nullptr;
 };
 
 // Argument checks shared by every implementation; each throws std::invalid_argument naming the
@@ -109,7 +119,7 @@ decltype(auto) with_block_size(int block_size, Launch&& launch) {
 template <typename T, typename BlocksFor, typename Launch>
 T reduce_in_passes(const T* input, std::size_t n, Workspace<T>& workspace, BlocksFor&& blocks_for,
                    Launch&& launch) {
-  if (n == 0) return T(0);
+  if (n == 0) return workspace.finish_call(nullptr);
   workspace.begin_call(blocks_for(n));
   const T* in = input;
   int out = 0;
@@ -122,9 +132,7 @@ T reduce_in_passes(const T* input, std::size_t n, Workspace<T>& workspace, Block
     out = 1 - out;
     count = blocks;
   }
-  T sum{};
-  COURSE_CHECK(cudaMemcpy(&sum, in, sizeof(T), cudaMemcpyDeviceToHost));
-  return sum;
+  return workspace.finish_call(in);
 }
 
 // The exact sum (long double: a 64-bit mantissa, exact for the course's int inputs) and the

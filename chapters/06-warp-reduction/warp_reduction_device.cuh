@@ -186,7 +186,7 @@ __device__ void finish_in_the_last_block(T block_total, T* block_sums, unsigned*
 template <unsigned BLOCK, typename T>
 T reduce_in_one_launch(void (*kernel)(const T*, std::size_t, std::size_t, T*, unsigned*, T*),
                        const char* name, const T* input, std::size_t n, Workspace<T>& workspace) {
-  if (n == 0) return T(0);
+  if (n == 0) return workspace.finish_call(nullptr);
   constexpr std::size_t kPerBlock = BLOCK * Vector16<T>::width * kVectorsInFlight;
   const unsigned blocks = grid_stride_blocks(reinterpret_cast<const void*>(kernel), BLOCK, n,
                                              kPerBlock, kVectorThreadsPerMultiprocessor);
@@ -195,9 +195,7 @@ T reduce_in_one_launch(void (*kernel)(const T*, std::size_t, std::size_t, T*, un
                             workspace.ticket(), workspace.result());
   COURSE_CHECK_LAUNCH(name);
   workspace.count_launch();
-  T sum{};
-  COURSE_CHECK(cudaMemcpy(&sum, workspace.result(), sizeof(T), cudaMemcpyDeviceToHost));
-  return sum;
+  return workspace.finish_call(workspace.result());
 }
 
 }  // namespace warp_reduction

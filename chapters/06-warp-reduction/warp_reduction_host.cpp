@@ -32,6 +32,21 @@ void Workspace<T>::begin_call(std::size_t block_sums) {
 }
 
 template <typename T>
+T Workspace<T>::finish_call(const T* device_sum) {
+  last_sum_ = device_sum;
+  return leave_on_device_ ? T(0) : copy_last_sum();
+}
+
+template <typename T>
+T Workspace<T>::copy_last_sum() const {
+  T sum{};
+  if (last_sum_ != nullptr) {
+    COURSE_CHECK(cudaMemcpy(&sum, last_sum_, sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  return sum;
+}
+
+template <typename T>
 std::string Workspace<T>::margin_report() const {
   std::string report;
   const auto add = [&](const std::string& text) {

@@ -92,6 +92,21 @@ TEST_P(LaunchCount, IsOneForTheOneLaunchStepsAndTwoForTheGridStridePasses) {
   }
 }
 
+// The benchmark times the launches alone: the sum stays on the GPU until copy_last_sum().
+TEST_P(LaunchCount, LeavesTheSumOnTheDeviceWhenAsked) {
+  const int index = GetParam();
+  for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{(1 << 20) + 3}}) {
+    const std::vector<int> values = test_input<int>(n);
+    const course::GuardedBuffer<int> input(values);
+    Workspace<int> workspace;
+    workspace.leave_sum_on_device(true);
+    EXPECT_EQ(solution_step<int>(index)(input.data(), n, 256, workspace), 0)
+        << kSteps[index].name << ", n = " << n << ": the sum must stay on the GPU";
+    EXPECT_EQ(static_cast<long double>(workspace.copy_last_sum()), cpu_sum(values.data(), n))
+        << kSteps[index].name << ", n = " << n;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Solution, LaunchCount, ::testing::Range(0, kStepCount),
                          [](const ::testing::TestParamInfo<int>& info) {
                            return std::string(kSteps[info.param].name);
