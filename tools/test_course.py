@@ -101,6 +101,15 @@ class BenchmarkReport(unittest.TestCase):
         self.assertIn("5,000.0 GFLOP/s", table)
         self.assertIn("10.0%ref", table)
 
+    def test_bandwidth_rows_show_the_share_of_the_vendor_too(self):
+        rows = course.parse_benchmark_json({"benchmarks": [
+            {"name": "Solution/step5_median", "run_name": "Solution/step5", "aggregate_name": "median",
+             "repetitions": 5, "real_time": 4.6, "time_unit": "us", "GB/s": 7.1, "%peak": 0.2,
+             "%ref": 153.4}]})
+        table = course.format_table(rows)
+        self.assertIn("0.2%pk", table)
+        self.assertIn("153.4%ref", table)
+
     def test_chart_is_a_valid_png(self):
         png = course.chart(course.parse_benchmark_json(self.DATA), "test chart")
         self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
