@@ -64,8 +64,9 @@ bool close_enough(const Input<T>& input, T got) {
 benchmark::IterationCount iterations_for(std::size_t n) { return n >= (1u << 24) ? 20 : 200; }
 
 // CUB's GB/s per element size and n, measured in this run.
-std::map<std::pair<std::size_t, std::size_t>, double>& cub_gb_per_s() {
-  static std::map<std::pair<std::size_t, std::size_t>, double> measured;
+using Case = std::pair<std::size_t, std::size_t>;
+course::bench::ReferenceRates<Case>& cub_gb_per_s() {
+  static course::bench::ReferenceRates<Case> measured;
   return measured;
 }
 
@@ -74,9 +75,9 @@ void set_counters(benchmark::State& state, const course::bench::GpuTiming& timin
                   std::size_t n, int launches) {
   course::bench::set_bandwidth_counters(state, timing, n * sizeof(T));
   state.counters["launches"] = launches;
-  const auto cub = cub_gb_per_s().find({sizeof(T), n});
-  if (cub != cub_gb_per_s().end() && state.counters.count("GB/s")) {
-    state.counters["%ref"] = 100.0 * state.counters["GB/s"] / cub->second;
+  const double cub = cub_gb_per_s().median({sizeof(T), n});
+  if (cub > 0.0 && state.counters.count("GB/s")) {
+    state.counters["%ref"] = 100.0 * state.counters["GB/s"] / cub;
   }
 }
 
@@ -168,8 +169,8 @@ void bench_cub(benchmark::State& state, std::size_t n) {
     return;
   }
   set_counters<T>(state, timing, n, launches);
-  cub_gb_per_s()[{sizeof(T), n}] = state.counters["GB/s"];
-  state.counters["%ref"] = 100.0;
+  cub_gb_per_s().add({sizeof(T), n}, state.counters["GB/s"]);
+  state.counters["%ref"] = 100.0;  // the reference itself
 }
 
 __global__ void empty_kernel() {}

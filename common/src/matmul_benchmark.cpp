@@ -84,8 +84,8 @@ bool agrees_with_cublas(Inputs& in, const ShapedMatmul& run, Shape shape, bool t
   return true;
 }
 
-std::map<Key, double>& cublas_gflops() {
-  static std::map<Key, double> measured;
+bench::ReferenceRates<Key>& cublas_gflops() {
+  static bench::ReferenceRates<Key> measured;
   return measured;
 }
 
@@ -117,10 +117,8 @@ void register_cublas(const std::string& name, Shape shape, bool tf32) {
               const auto timing = bench::time_gpu(
                   state, [&] { run(in.M.data(), in.N.data(), in.P.data(), shape); });
               const double f = flops(shape);
-              if (!tf32) cublas_gflops()[key_of(shape)] = f / timing.mean_seconds / 1e9;
-              const auto reference = cublas_gflops().find(key_of(shape));
-              bench::set_flops_counters(
-                  state, timing, f, reference == cublas_gflops().end() ? 0.0 : reference->second);
+              if (!tf32) cublas_gflops().add(key_of(shape), f / timing.mean_seconds / 1e9);
+              bench::set_flops_counters(state, timing, f, cublas_gflops().median(key_of(shape)));
             }),
         5);
 }
@@ -147,10 +145,8 @@ void register_matmul_row(const std::string& name, ShapedMatmul run, Shape shape,
               }
               const auto timing = bench::time_gpu(
                   state, [&] { run(in.M.data(), in.N.data(), in.P.data(), shape); });
-              const auto reference = cublas_gflops().find(key_of(shape));
-              bench::set_flops_counters(
-                  state, timing, flops(shape),
-                  reference == cublas_gflops().end() ? 0.0 : reference->second);
+              bench::set_flops_counters(state, timing, flops(shape),
+                                        cublas_gflops().median(key_of(shape)));
             }),
         repetitions);
 }

@@ -7,6 +7,9 @@
 
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -57,6 +60,28 @@ void set_bandwidth_counters(benchmark::State& state, const GpuTiming& timing, do
 // "GFLOP/s" for `flops` per iteration; with `reference_gflops` > 0 also "%ref".
 void set_flops_counters(benchmark::State& state, const GpuTiming& timing, double flops,
                         double reference_gflops = 0.0);
+
+// The vendor row's rate (GB/s, GFLOP/s) in each of its repetitions, per case (size, shape), so
+// that "%ref" compares with the median over them rather than with whichever repetition ran
+// last. Google Benchmark runs all repetitions of a row before the next row, and the vendor row
+// of a case is registered before the rows compared with it.
+template <typename Key>
+class ReferenceRates {
+ public:
+  void add(const Key& key, double rate) { rates_[key].push_back(rate); }
+  // 0 when the vendor row has not run (filtered out, or skipped).
+  double median(const Key& key) const {
+    const auto found = rates_.find(key);
+    if (found == rates_.end() || found->second.empty()) return 0.0;
+    std::vector<double> rates = found->second;
+    const auto middle = rates.begin() + static_cast<std::ptrdiff_t>(rates.size() / 2);
+    std::nth_element(rates.begin(), middle, rates.end());
+    return *middle;
+  }
+
+ private:
+  std::map<Key, std::vector<double>> rates_;
+};
 
 // When `correct` is false, marks the benchmark skipped with `why` (and a pointer to the
 // tests); returns `correct` so the caller can `if (!skip_unless_correct(...)) return;`.
