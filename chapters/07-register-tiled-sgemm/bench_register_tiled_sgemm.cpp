@@ -55,7 +55,7 @@ void course::bench::register_chapter_benchmarks() {
                           resource_counters(register_tiled_sgemm::solution_resources(step)));
     }
     // Step 5 with each of its tilings, its own split of k and none: what the choices buy.
-    for (const auto& tiling : {register_tiled_sgemm::kLargeTiles, register_tiled_sgemm::kWideTiles}) {
+    for (const auto& tiling : register_tiled_sgemm::kDoubleBufferedTilings) {
       for (const bool split : {true, false}) {
         const int splits = split ? 0 : 1;  // 0: as the default launcher chooses
         register_matmul_row(
@@ -63,7 +63,9 @@ void course::bench::register_chapter_benchmarks() {
             [tiling, splits](const float* M, const float* N, float* P, Shape s) {
               register_tiled_sgemm::solution::step5_double_buffering(
                   M, N, P, s.m, s.k, s.n, tiling,
-                  splits > 0 ? splits : register_tiled_sgemm::solution::step5_default_splits(s.m, s.k, s.n));
+                  splits > 0 ? splits
+                             : register_tiled_sgemm::solution::step5_default_splits(s.m, s.k, s.n,
+                                                                                   tiling));
             },
             shape, "the solution's step5_double_buffering" + wrong + "solution", 5,
             resource_counters(register_tiled_sgemm::solution::step5_resources(tiling)));

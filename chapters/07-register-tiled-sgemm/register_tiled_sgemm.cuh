@@ -44,11 +44,22 @@ inline constexpr WarpTiling kWarpTilings[] = {kLargeTiles, kWideTiles, kSmallTil
 // The tiling step 4 uses for a shape when none is named: the 256-thread tiles, unless they
 // would leave the GPU with fewer than two blocks per multiprocessor to run.
 WarpTiling choose_warp_tiling(int m, int n, int multiprocessors);
+// Step 5 compiles a third tiling, for shapes with fewer 128 x 128 tiles than the GPU has
+// multiprocessors: 96 x 112 tiles of 7 warps, each warp a 96 x 16 column of the tile, each lane
+// 12 x 4 results. 4096 x 333 has 96 tiles of 128 x 128 for 132 multiprocessors, but 129 of
+// these (and 3 x 112 = 336 columns waste 1% of the work, 3 x 128 = 384 waste 13%).
+inline constexpr WarpTiling kNarrowTiles{96, 112, 16, 96, 16, 1, 12, 4, 224};
+inline constexpr WarpTiling kDoubleBufferedTilings[] = {kLargeTiles, kWideTiles, kNarrowTiles};
+// The tiling step 5 uses for a shape when none is named: the 256-thread 128 x 128 tiles, unless
+// there are fewer of them than multiprocessors (some would sit idle); then the 96 x 112 ones.
+WarpTiling choose_double_buffered_tiling(int m, int n, int multiprocessors);
 // Step 5 splits k (split-K) when the output tiles fill the GPU's waves badly: `tiles` blocks
 // times the splits should fill whole waves of `resident` blocks (what the GPU runs at once),
 // each split keeping at least 128 of k. Returns the fewest splits, 1 to 8, whose last wave is
 // within 5% as full as the best's (every split costs a zeroing of P and an atomic per result).
-int choose_k_splits(long long tiles, int k, int resident);
+// Never splits when there are fewer tiles than `multiprocessors`: a second block per
+// multiprocessor adds less than the zeroing and the atomics cost (measured on the H100).
+int choose_k_splits(long long tiles, int k, int resident, int multiprocessors);
 int multiprocessor_count();  // of the current GPU
 
 // Registers per thread and bytes of local memory (spills and stack) of a step's kernel, read
@@ -71,12 +82,12 @@ KernelResources resources_of(const void* kernel);
   void step4_warptiling(const float* M, const float* N, float* P, int m, int k, int n);          \
   void step4_warptiling(const float* M, const float* N, float* P, int m, int k, int n,           \
                         const WarpTiling& tiling);                                               \
-  /* Step 5: double buffering: the next tiles load while the current ones are used; the large */ \
-  /* or 256-thread tiles, k split over k_splits blocks (chosen by shape when not given). */        \
+  /* Step 5: double buffering: the next tiles load while the current ones are used; a tiling */  \
+  /* of kDoubleBufferedTilings, k split over k_splits blocks (both chosen by shape if not given). */\
   void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n);    \
   void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n,     \
                               const WarpTiling& tiling, int k_splits);                           \
-  int step5_default_splits(int m, int k, int n); /* the k_splits it chooses by shape */           \
+  int step5_default_splits(int m, int k, int n, const WarpTiling& tiling); /* chosen by shape */ \
   /* The registers and local memory of each step's kernel (16-byte loads; large tiles). */       \
   KernelResources step1_resources();                                                              \
   KernelResources step2_resources();                                                              \

@@ -46,7 +46,14 @@ WarpTiling choose_warp_tiling(int m, int n, int multiprocessors) {
   return blocks >= 2ll * multiprocessors ? kWideTiles : kSmallTiles;
 }
 
-int choose_k_splits(long long tiles, int k, int resident) {
+WarpTiling choose_double_buffered_tiling(int m, int n, int multiprocessors) {
+  const long long tiles = (1ll * (m + kWideTiles.block_m - 1) / kWideTiles.block_m) *
+                          ((n + kWideTiles.block_n - 1) / kWideTiles.block_n);
+  return tiles >= multiprocessors ? kWideTiles : kNarrowTiles;
+}
+
+int choose_k_splits(long long tiles, int k, int resident, int multiprocessors) {
+  if (tiles < multiprocessors) return 1;
   // The share of the GPU's block slots that `splits` fills over all its waves.
   const auto filled = [&](int splits) {
     const long long blocks = tiles * splits;

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   meson test -C build --suite 07-register-tiled-sgemm:exercise
 // (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
-// Step 5: double buffering (and, in the launcher, split-K and padded rows).
+// Step 5: double buffering (and, in the launcher, padded rows, narrower tiles and split-K).
 // Changed from step 4: two copies of each shared tile. While the warps multiply the tiles of
 // slice `tile` (stage s), the loads of slice `tile + BK` are already on their way into the
 // other stage: M's through registers (it is transposed on the way, which an asynchronous copy
@@ -10,16 +10,20 @@
 // loads' latency now overlaps the arithmetic of the current slice, so a block needs fewer
 // warps to keep the multiply-add units busy; and one barrier per slice suffices instead of
 // two: the stage being written was last read before the previous barrier.
-// The launcher's two shape tricks:
+// The launcher's three shape tricks:
 //  - padded rows: when k (or n) is not a multiple of 4 (4097), M (or N) is first copied into a
 //    buffer whose rows are padded with zeros to a multiple of 4 floats, so the kernel always
 //    takes the 16-byte path to load; P is stored in place, 16 bytes or one float at a time.
 //    A few percent of memory traffic instead of a slower kernel.
-//  - split-K: when the output tiles fill the GPU's block slots badly (4096 x 1000 x 333 has 96
-//    tiles of 128 x 128 for 264 slots), the k range is cut into slices handled by separate
-//    blocks (blockIdx.z), which add their partial results into a zeroed P with atomicAdd.
+//  - narrower tiles: when there are fewer 128 x 128 tiles than multiprocessors (4096 x 1000 x
+//    333 has 96 for 132), 96 x 112 tiles (129 of them) keep almost every multiprocessor busy.
+//  - split-K: when the output tiles fill the GPU's block slots badly in the last of several
+//    waves (4097^2: 1089 tiles for 264 slots), the k range is cut into slices handled by
+//    separate blocks (blockIdx.z), which add their partial results into a zeroed P with
+//    atomicAdd.
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 
@@ -39,8 +43,10 @@ template <int BM, int BK, int THREADS>
 struct MTileInFlight {
   static constexpr int kPerRow = BK / 4;  // float4 loads per row of the tile
   static constexpr int kRowsPerRound = THREADS / kPerRow;
-  static constexpr int kRounds = BM / kRowsPerRound;
-  static_assert(THREADS % kPerRow == 0 && BM % kRowsPerRound == 0, "tile shape");
+  // The last round may reach past the tile's BM rows (96 rows, 56 per round): those threads
+  // skip it. in_tile() is a compile-time `true` when the rounds fit exactly.
+  static constexpr int kRounds = (BM + kRowsPerRound - 1) / kRowsPerRound;
+  static_assert(THREADS % kPerRow == 0, "tile shape");
   float4 values[kRounds];
 
   // M is m x k with rows ldm floats apart (ldm % 4 == 0, zeros from column k to ldm).
@@ -49,9 +55,10 @@ struct MTileInFlight {
     const int col = col0 + (threadIdx.x % kPerRow) * 4;
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
-      const int row = row0 + threadIdx.x / kPerRow + round * kRowsPerRound;
-      values[round] = row < m && col < k ? *reinterpret_cast<const float4*>(M + row * ldm + col)
-                                         : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+      const int row = row0 + tile_row(round);
+      values[round] = in_tile(round) && row < m && col < k
+                          ? *reinterpret_cast<const float4*>(M + row * ldm + col)
+                          : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     }
   }
 
@@ -60,12 +67,21 @@ struct MTileInFlight {
     const int c = (threadIdx.x % kPerRow) * 4;
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
-      const int r = threadIdx.x / kPerRow + round * kRowsPerRound;
+      if (!in_tile(round)) continue;
+      const int r = tile_row(round);
       tile_t[(c + 0) * S + r] = values[round].x;
       tile_t[(c + 1) * S + r] = values[round].y;
       tile_t[(c + 2) * S + r] = values[round].z;
       tile_t[(c + 3) * S + r] = values[round].w;
     }
+  }
+
+ private:
+  __device__ __forceinline__ static int tile_row(int round) {
+    return threadIdx.x / kPerRow + round * kRowsPerRound;
+  }
+  __device__ __forceinline__ static bool in_tile(int round) {
+    return BM % kRowsPerRound == 0 || tile_row(round) < BM;
   }
 };
 
@@ -161,12 +177,26 @@ constexpr auto kernel_of =
                            T.warp_n_iterations, T.thread_m, T.thread_n, T.threads, SPLIT_K,
                            VECTOR_STORE>;
 
-// Blocks of `kernel` the GPU runs at once.
-int resident_blocks(const void* kernel, int threads) {
-  int per_multiprocessor = 0;
-  COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel, threads,
-                                                             0));
-  return std::max(1, per_multiprocessor) * multiprocessor_count();
+// The kernel of a tiling (whole k, 16-byte stores), for its occupancy and its resources.
+const void* step5_kernel(const WarpTiling& tiling) {
+  if (tiling == kLargeTiles) return reinterpret_cast<const void*>(kernel_of<kLargeTiles, false, true>);
+  if (tiling == kNarrowTiles) return reinterpret_cast<const void*>(kernel_of<kNarrowTiles, false, true>);
+  return reinterpret_cast<const void*>(kernel_of<kWideTiles, false, true>);
+}
+
+// Blocks of a tiling's kernel that one multiprocessor runs at once (asked once per tiling).
+int blocks_per_multiprocessor(const WarpTiling& tiling) {
+  static int known[std::size(kDoubleBufferedTilings)] = {};
+  for (std::size_t i = 0; i < std::size(kDoubleBufferedTilings); ++i) {
+    if (!(kDoubleBufferedTilings[i] == tiling)) continue;
+    if (known[i] == 0) {
+      COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&known[i], step5_kernel(tiling),
+                                                                 tiling.threads, 0));
+      known[i] = std::max(1, known[i]);
+    }
+    return known[i];
+  }
+  return 1;
 }
 
 bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
@@ -223,28 +253,29 @@ void step5_double_buffering(const float* M, const float* N, float* P, int m, int
   }
   if (tiling == kWideTiles) return run<kWideTiles>(M, N, P, m, k, n, k_splits);
   if (tiling == kLargeTiles) return run<kLargeTiles>(M, N, P, m, k, n, k_splits);
+  if (tiling == kNarrowTiles) return run<kNarrowTiles>(M, N, P, m, k, n, k_splits);
   throw std::invalid_argument(std::string(name) + ": the tiling " + tiling.text() +
-                              " is not compiled for double buffering; use " + kWideTiles.text() +
-                              " or " + kLargeTiles.text());
+                              " is not compiled for double buffering; use one of "
+                              "kDoubleBufferedTilings (" + kLargeTiles.text() + "; " +
+                              kWideTiles.text() + "; " + kNarrowTiles.text() + ")");
 }
 
-int step5_default_splits(int m, int k, int n) {
-  static const int resident = resident_blocks(
-      reinterpret_cast<const void*>(kernel_of<kWideTiles, false, true>), kWideTiles.threads);
-  const long long tiles = 1ll * course::ceil_div(m, kWideTiles.block_m) *
-                          course::ceil_div(n, kWideTiles.block_n);
-  return choose_k_splits(tiles, k, resident);
+KernelResources step5_resources(const WarpTiling& tiling) {
+  return resources_of(step5_kernel(tiling));
+}
+
+int step5_default_splits(int m, int k, int n, const WarpTiling& tiling) {
+  const int multiprocessors = multiprocessor_count();
+  const long long tiles =
+      1ll * course::ceil_div(m, tiling.block_m) * course::ceil_div(n, tiling.block_n);
+  return choose_k_splits(tiles, k, blocks_per_multiprocessor(tiling) * multiprocessors,
+                         multiprocessors);
 }
 
 void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n) {
   check_arguments("register_tiled_sgemm::step5_double_buffering", M, N, P, m, k, n);
-  step5_double_buffering(M, N, P, m, k, n, kWideTiles, step5_default_splits(m, k, n));
-}
-
-KernelResources step5_resources(const WarpTiling& tiling) {
-  return resources_of(reinterpret_cast<const void*>(
-      tiling == kLargeTiles ? kernel_of<kLargeTiles, false, true>
-                            : kernel_of<kWideTiles, false, true>));
+  const WarpTiling tiling = choose_double_buffered_tiling(m, n, multiprocessor_count());
+  step5_double_buffering(M, N, P, m, k, n, tiling, step5_default_splits(m, k, n, tiling));
 }
 
 }  // namespace register_tiled_sgemm::exercise

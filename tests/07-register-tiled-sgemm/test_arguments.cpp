@@ -76,13 +76,26 @@ TEST(WarpTilingChoice, TakesTheWideTilesOnlyWhenTheyGiveTwoBlocksPerMultiprocess
   EXPECT_EQ(choose_warp_tiling(4096, 333, 40), kWideTiles);    // 96 >= 80 on a small GPU
 }
 
+TEST(DoubleBufferedTilingChoice, TakesNarrowTilesWhenTheWideOnesLeaveMultiprocessorsIdle) {
+  EXPECT_EQ(choose_double_buffered_tiling(4096, 4096, 132), kWideTiles);    // 1024 tiles
+  EXPECT_EQ(choose_double_buffered_tiling(4097, 4097, 132), kWideTiles);    // 1089 tiles
+  EXPECT_EQ(choose_double_buffered_tiling(4096, 333, 132), kNarrowTiles);   // 96 < 132
+  EXPECT_EQ(choose_double_buffered_tiling(4096, 333, 96), kWideTiles);      // 96 on 96
+  EXPECT_EQ(choose_double_buffered_tiling(1, 1, 132), kNarrowTiles);
+}
+
 TEST(SplitKChoice, TakesTheFewestSplitsThatFillTheWavesAndKeeps128OfKPerSplit) {
-  EXPECT_EQ(choose_k_splits(1024, 4096, 264), 1) << "4096^2: 4 waves, the last 88% full";
+  EXPECT_EQ(choose_k_splits(1024, 4096, 264, 132), 1) << "4096^2: 4 waves, the last 88% full";
   // 4097^2: 1089 tiles are 4 full waves and one 12% full; 3 splits fill 95%.
-  EXPECT_EQ(choose_k_splits(1089, 4097, 264), 3);
-  // 4096 x 1000 x 333: 96 tiles; 5 splits fill 91% of two waves, 8 would leave 125 of k each.
-  EXPECT_EQ(choose_k_splits(96, 1000, 264), 5);
-  EXPECT_EQ(choose_k_splits(1, 200, 264), 1) << "k = 200 cannot give two splits of 128";
+  EXPECT_EQ(choose_k_splits(1089, 4097, 264, 132), 3);
+  // 200 tiles fill 76% of a wave; 5 splits fill 95% of four (8 would leave 125 of k each).
+  EXPECT_EQ(choose_k_splits(200, 1000, 264, 132), 5);
+  EXPECT_EQ(choose_k_splits(200, 200, 264, 132), 1) << "k = 200 cannot give two splits of 128";
+  // Fewer tiles than multiprocessors: no split. 4096 x 1000 x 333 with 128 x 128 tiles (96) ran
+  // at 117 us whole and 120 us in 5 splits on the H100; with 96 x 112 tiles (129), in 2 splits
+  // 101 us against 92 us whole.
+  EXPECT_EQ(choose_k_splits(96, 1000, 264, 132), 1);
+  EXPECT_EQ(choose_k_splits(129, 1000, 264, 132), 1);
 }
 
 TEST(RegisterTiledSgemmArguments, Step5RejectsTilingsItDoesNotCompileAndBadSplits) {

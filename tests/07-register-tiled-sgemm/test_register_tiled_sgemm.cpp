@@ -134,7 +134,7 @@ class DoubleBufferedSplits : public ::testing::TestWithParam<SplitCase> {};
 
 TEST_P(DoubleBufferedSplits, MatchesCpuWithEveryTilingAndSplit) {
   const auto [impl, index, splits] = GetParam();
-  const WarpTiling tiling = index == 0 ? kLargeTiles : kWideTiles;
+  const WarpTiling tiling = kDoubleBufferedTilings[index];
   const bool solution = impl == Implementation::solution;
   const course::matmul::MatmulUnderTest sgemm{
       "step5_double_buffering with " + tiling.text() + ", k in " + std::to_string(splits) +
@@ -154,17 +154,18 @@ TEST_P(DoubleBufferedSplits, MatchesCpuWithEveryTilingAndSplit) {
 }
 
 std::string split_name(const ::testing::TestParamInfo<SplitCase>& info) {
-  return std::string(std::get<1>(info.param) == 0 ? "large" : "wide") + "_tiles_" +
+  constexpr const char* kNames[] = {"large", "wide", "narrow"};  // kDoubleBufferedTilings
+  return std::string(kNames[std::get<1>(info.param)]) + "_tiles_" +
          std::to_string(std::get<2>(info.param)) + "_splits";
 }
 
 INSTANTIATE_TEST_SUITE_P(Solution, DoubleBufferedSplits,
                          ::testing::Combine(::testing::Values(Implementation::solution),
-                                            ::testing::Values(0, 1), ::testing::Values(1, 3)),
+                                            ::testing::Values(0, 1, 2), ::testing::Values(1, 3)),
                          split_name);
 INSTANTIATE_TEST_SUITE_P(Exercise, DoubleBufferedSplits,
                          ::testing::Combine(::testing::Values(Implementation::exercise),
-                                            ::testing::Values(0, 1), ::testing::Values(1, 3)),
+                                            ::testing::Values(0, 1, 2), ::testing::Values(1, 3)),
                          split_name);
 
 // ---- Registers: no step may spill to local memory --------------------------------------------
@@ -184,7 +185,9 @@ TEST_P(Resources, NoStepSpillsToLocalMemory) {
     }
   }
   if (step == 5) {
-    EXPECT_EQ(solution::step5_resources(kWideTiles).local_bytes, 0u) << kWideTiles.text();
+    for (const WarpTiling& tiling : kDoubleBufferedTilings) {
+      EXPECT_EQ(solution::step5_resources(tiling).local_bytes, 0u) << tiling.text();
+    }
   }
 }
 
