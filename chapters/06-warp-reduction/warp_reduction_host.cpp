@@ -4,11 +4,10 @@
 #include <climits>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 
+#include "course/device_info.hpp"
 #include "course/random.hpp"
 #include "warp_reduction.cuh"
 
@@ -94,22 +93,13 @@ void check_grid(const char* step, std::size_t n, std::size_t elements_per_block)
 
 unsigned grid_stride_blocks(const void* kernel, int block_size, std::size_t n,
                             std::size_t elements_per_block, int threads_per_multiprocessor) {
-  static std::map<std::tuple<int, const void*, int, int>, unsigned> resident;
-  int device = 0;
-  COURSE_CHECK(cudaGetDevice(&device));
-  auto& capacity = resident[{device, kernel, block_size, threads_per_multiprocessor}];
-  if (capacity == 0) {
-    int per_multiprocessor = 0, multiprocessors = 0;
-    COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
-                                                               block_size, 0));
-    if (threads_per_multiprocessor > 0) {
-      per_multiprocessor =
-          std::min(per_multiprocessor, std::max(1, threads_per_multiprocessor / block_size));
-    }
-    COURSE_CHECK(
-        cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, device));
-    capacity = static_cast<unsigned>(std::max(1, per_multiprocessor) * multiprocessors);
+  int per_multiprocessor = course::resident_blocks_per_multiprocessor(kernel, block_size);
+  if (threads_per_multiprocessor > 0) {
+    per_multiprocessor =
+        std::min(per_multiprocessor, std::max(1, threads_per_multiprocessor / block_size));
   }
+  const std::size_t capacity =
+      static_cast<std::size_t>(per_multiprocessor) * course::multiprocessor_count();
   // A pass over at most as many values as the GPU holds blocks (the block sums of a previous
   // pass), or over two rounds of one block, is one block's work: any n takes at most two
   // passes, and a tiny input one.

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "course/device_info.hpp"
+
 namespace register_tiled_sgemm {
 
 // The shared argument checks (std::invalid_argument with what to pass instead): sizes of at
@@ -60,7 +62,7 @@ WarpTiling choose_double_buffered_tiling(int m, int n, int multiprocessors);
 // Never splits when there are fewer tiles than `multiprocessors`: a second block per
 // multiprocessor adds less than the zeroing and the atomics cost (measured on the H100).
 int choose_k_splits(long long tiles, int k, int resident, int multiprocessors);
-int multiprocessor_count();  // of the current GPU
+using course::multiprocessor_count;  // of the current GPU (course/device_info.hpp)
 
 // Registers per thread and bytes of local memory (spills and stack) of a step's kernel, read
 // with cudaFuncGetAttributes: the README's table, and the test that no step spills.

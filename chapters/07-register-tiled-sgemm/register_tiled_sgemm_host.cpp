@@ -70,13 +70,6 @@ int choose_k_splits(long long tiles, int k, int resident, int multiprocessors) {
   return 1;
 }
 
-int multiprocessor_count() {
-  int device = 0, count = 0;
-  COURSE_CHECK(cudaGetDevice(&device));
-  COURSE_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  return count;
-}
-
 KernelResources resources_of(const void* kernel) {
   cudaFuncAttributes attributes{};
   COURSE_CHECK(cudaFuncGetAttributes(&attributes, kernel));

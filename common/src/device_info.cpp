@@ -2,6 +2,11 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
+
 #include "course/errors.hpp"
 
 namespace course {
@@ -35,6 +40,35 @@ DeviceInfo query_device() {
   info.memory_clock_khz = attribute(cudaDevAttrMemoryClockRate);
   info.memory_bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth);
   return info;
+}
+
+int multiprocessor_count() {
+  static std::mutex mutex;
+  static std::map<int, int> known;  // per device
+  int device = 0;
+  COURSE_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  int& count = known[device];
+  if (count == 0) {
+    COURSE_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
+  }
+  return count;
+}
+
+int resident_blocks_per_multiprocessor(const void* kernel, int block_size) {
+  static std::mutex mutex;
+  static std::map<std::tuple<int, const void*, int>, int> known;
+  int device = 0;
+  COURSE_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  int& blocks = known[{device, kernel, block_size}];
+  if (blocks == 0) {
+    int per_multiprocessor = 0;
+    COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
+                                                               block_size, 0));
+    blocks = std::max(1, per_multiprocessor);
+  }
+  return blocks;
 }
 
 bool gpu_available(std::string* why) {

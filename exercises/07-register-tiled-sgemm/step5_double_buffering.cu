@@ -23,11 +23,11 @@
 //    atomicAdd.
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 
 #include "course/device_buffer.hpp"
+#include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 #include "register_tiled_sgemm.cuh"
@@ -184,21 +184,6 @@ const void* step5_kernel(const WarpTiling& tiling) {
   return reinterpret_cast<const void*>(kernel_of<kWideTiles, false, true>);
 }
 
-// Blocks of a tiling's kernel that one multiprocessor runs at once (asked once per tiling).
-int blocks_per_multiprocessor(const WarpTiling& tiling) {
-  static int known[std::size(kDoubleBufferedTilings)] = {};
-  for (std::size_t i = 0; i < std::size(kDoubleBufferedTilings); ++i) {
-    if (!(kDoubleBufferedTilings[i] == tiling)) continue;
-    if (known[i] == 0) {
-      COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&known[i], step5_kernel(tiling),
-                                                                 tiling.threads, 0));
-      known[i] = std::max(1, known[i]);
-    }
-    return known[i];
-  }
-  return 1;
-}
-
 bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
 
 // Copies of M or N with rows padded to a multiple of 4 floats, kept from call to call.
@@ -268,8 +253,10 @@ int step5_default_splits(int m, int k, int n, const WarpTiling& tiling) {
   const int multiprocessors = multiprocessor_count();
   const long long tiles =
       1ll * course::ceil_div(m, tiling.block_m) * course::ceil_div(n, tiling.block_n);
-  return choose_k_splits(tiles, k, blocks_per_multiprocessor(tiling) * multiprocessors,
-                         multiprocessors);
+  const int resident =
+      course::resident_blocks_per_multiprocessor(step5_kernel(tiling), tiling.threads) *
+      multiprocessors;
+  return choose_k_splits(tiles, k, resident, multiprocessors);
 }
 
 void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n) {

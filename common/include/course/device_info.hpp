@@ -29,6 +29,15 @@ double peak_dram_bandwidth_gb_per_s(int memory_clock_khz, int memory_bus_width_b
 // Attributes of the current device; throws NoGpuError when there is none.
 DeviceInfo query_device();
 
+// Multiprocessors of the current GPU, read once per device (for launchers that size grids on
+// every call).
+int multiprocessor_count();
+
+// Blocks of `kernel` (launched with `block_size` threads and no dynamic shared memory) that one
+// multiprocessor of the current GPU runs at once, at least 1. Asked of the occupancy calculator
+// once per device, kernel and block size, then remembered: launchers ask on every call.
+int resident_blocks_per_multiprocessor(const void* kernel, int block_size);
+
 // True if a usable GPU is present; otherwise false and `why` says what is missing.
 bool gpu_available(std::string* why = nullptr);
 
