@@ -127,6 +127,24 @@ TEST(QueryDevice, ReadsPlausibleAttributes) {
   EXPECT_GT(info.peak_dram_gb_per_s(), 100.0);
 }
 
+// The grid-sizing helpers agree with the CUDA calls they remember, and stay right on the
+// second (remembered) call: 1024-thread blocks of add_one fit at most twice on any SM.
+TEST(GridHelpers, AgreeWithTheOccupancyCalculator) {
+  const course::DeviceInfo info = course::query_device();
+  EXPECT_EQ(course::multiprocessor_count(), info.multiprocessor_count);
+  EXPECT_EQ(course::multiprocessor_count(), info.multiprocessor_count);
+  const void* kernel = reinterpret_cast<const void*>(add_one);
+  for (int block_size : {32, 256, 1024}) {
+    int expected = 0;
+    COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&expected, add_one, block_size, 0));
+    EXPECT_EQ(course::resident_blocks_per_multiprocessor(kernel, block_size), expected)
+        << block_size << " threads";
+    EXPECT_EQ(course::resident_blocks_per_multiprocessor(kernel, block_size), expected)
+        << block_size << " threads, remembered";
+  }
+  EXPECT_LE(course::resident_blocks_per_multiprocessor(kernel, 1024), 2);
+}
+
 TEST(GuardedBuffer, ReportsWritesPastEitherEndWithTheirDistance) {
   if (course::under_sanitizer()) GTEST_SKIP() << "no margins under a sanitizer (by design)";
   course::GuardedBuffer<float> values(100);
