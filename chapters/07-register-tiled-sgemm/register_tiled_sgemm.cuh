@@ -19,8 +19,11 @@
 namespace register_tiled_sgemm {
 
 // The shared argument checks (std::invalid_argument with what to pass instead): sizes of at
-// least 1, every matrix's element count below 2^31 (the kernels index with int), non-null
-// pointers.
+// least 1, every matrix's element count below 2^31 (the kernels index with int), at most
+// kMaxRows rows, non-null pointers.
+// Every kernel's grid has one row of blocks per BM rows of P (BM >= 64 in every step) and a
+// grid has at most 65535 rows of blocks: m up to 65535 x 64.
+inline constexpr int kMaxRows = 65535 * 64;
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
                      int m, int k, int n);
 

@@ -2,9 +2,11 @@
 // between 16-byte and scalar loads, the warp-tiling choice and the kernels' resources.
 #include <algorithm>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "course/errors.hpp"
+#include "course/math.hpp"
 #include "course/matmul.hpp"
 #include "register_tiled_sgemm.cuh"
 
@@ -16,11 +18,22 @@ bool aligned16(const float* pointer) {
   return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0;
 }
 
+// Tiles of P (m x n) with 128 x 128 tiles, which both tiling choices start from.
+long long wide_tile_count(int m, int n) {
+  return 1ll * course::ceil_div(m, kWideTiles.block_m) * course::ceil_div(n, kWideTiles.block_n);
+}
+
 }  // namespace
 
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
                      int m, int k, int n) {
   course::matmul::check_operands(function, M, N, P, {m, k, n});
+  if (m > kMaxRows) {
+    throw std::invalid_argument(std::string(function) + ": m = " + std::to_string(m) +
+                                " rows is more than the " + std::to_string(kMaxRows) +
+                                " that the grids reach (65535 rows of blocks of 64 rows); "
+                                "multiply M in parts of at most that many rows");
+  }
 }
 
 bool vector_loads_apply(const float* M, const float* N, const float* P, int k, int n) {
@@ -41,15 +54,11 @@ bool WarpTiling::operator==(const WarpTiling& o) const {
 }
 
 WarpTiling choose_warp_tiling(int m, int n, int multiprocessors) {
-  const long long blocks = (1ll * (m + kWideTiles.block_m - 1) / kWideTiles.block_m) *
-                           ((n + kWideTiles.block_n - 1) / kWideTiles.block_n);
-  return blocks >= 2ll * multiprocessors ? kWideTiles : kSmallTiles;
+  return wide_tile_count(m, n) >= 2ll * multiprocessors ? kWideTiles : kSmallTiles;
 }
 
 WarpTiling choose_double_buffered_tiling(int m, int n, int multiprocessors) {
-  const long long tiles = (1ll * (m + kWideTiles.block_m - 1) / kWideTiles.block_m) *
-                          ((n + kWideTiles.block_n - 1) / kWideTiles.block_n);
-  return tiles >= multiprocessors ? kWideTiles : kNarrowTiles;
+  return wide_tile_count(m, n) >= multiprocessors ? kWideTiles : kNarrowTiles;
 }
 
 int choose_k_splits(long long tiles, int k, int resident, int multiprocessors) {

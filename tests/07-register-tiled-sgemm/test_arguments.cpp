@@ -38,6 +38,16 @@ TEST(RegisterTiledSgemmArguments, MatricesBeyond32BitIndexingAreRejected) {
   }
 }
 
+// k = n = 1 keeps every element count small: only the grid's rows of blocks run out.
+TEST(RegisterTiledSgemmArguments, MoreRowsThanTheGridsReachAreRejected) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    const std::string text = message(step, kMaxRows + 1, 1, 1);
+    EXPECT_NE(text.find("65535 rows of blocks"), std::string::npos)
+        << kSteps[step - 1].name << ": " << text;
+  }
+  EXPECT_EQ(kMaxRows, 4194240);
+}
+
 TEST(RegisterTiledSgemmArguments, NullPointersAreRejected) {
   for (int step = 1; step <= kStepCount; ++step) {
     EXPECT_NE(message(step, 4, 4, 4, nullptr).find("null"), std::string::npos);

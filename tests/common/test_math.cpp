@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <limits>
 
 #include "course/math.hpp"
 
@@ -12,6 +13,13 @@ TEST(CeilDiv, RoundsUpPartialBlocks) {
 }
 
 TEST(CeilDiv, IsZeroForNoItems) { EXPECT_EQ(course::ceil_div(0, 32), 0); }
+
+TEST(CeilDiv, DoesNotOverflowNearTheLargestInt) {
+  constexpr int kLargest = std::numeric_limits<int>::max();  // 2^31 - 1
+  EXPECT_EQ(course::ceil_div(kLargest, 128), 16777216);
+  EXPECT_EQ(course::ceil_div(kLargest, 1), kLargest);
+  EXPECT_EQ(course::ceil_div(kLargest - 127, 128), 16777215);
+}
 
 TEST(IsPowerOfTwo, AcceptsPowersAndRejectsTheRest) {
   for (int p = 1; p <= 1024; p *= 2) EXPECT_TRUE(course::is_power_of_two(p)) << p;

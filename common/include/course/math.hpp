@@ -6,11 +6,13 @@
 
 namespace course {
 
-// ceil(a / b) for positive integers: the number of blocks that cover `a` items, `b` per block.
+// ceil(a / b) for a >= 0 and b > 0: the number of blocks that cover `a` items, `b` per block.
+// Written without a + b - 1, which overflows for `a` near the type's maximum (an int size of
+// 2^31 - 1 is allowed wherever only the element count is limited).
 template <typename T>
 constexpr T ceil_div(T a, T b) {
   static_assert(std::is_integral_v<T>, "ceil_div is for integers");
-  return (a + b - 1) / b;
+  return a / b + (a % b != 0 ? 1 : 0);
 }
 
 template <typename T>
