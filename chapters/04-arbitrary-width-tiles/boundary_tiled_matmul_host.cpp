@@ -24,6 +24,13 @@ void check_arguments(const char* function, const float* M, const float* N, const
     reject(function, "tile_width must be 2, 8, 16 or 32 (the widths the kernels are compiled "
                      "for), got " + std::to_string(tile_width));
   }
+  if (m > max_rows(tile_width)) {
+    reject(function, "m = " + std::to_string(m) + " rows needs more than the " +
+                         std::to_string(course::kMaxGridDimY) + " rows of blocks a grid holds "
+                         "with tile_width " + std::to_string(tile_width) + " (at most " +
+                         std::to_string(max_rows(tile_width)) + " rows); use a wider tile or "
+                         "multiply M in parts of at most that many rows");
+  }
 }
 
 }  // namespace boundary_tiled_matmul

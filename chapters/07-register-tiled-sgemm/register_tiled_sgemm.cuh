@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "course/device_info.hpp"
+#include "course/math.hpp"
 
 namespace register_tiled_sgemm {
 
@@ -23,7 +24,7 @@ namespace register_tiled_sgemm {
 // kMaxRows rows, non-null pointers.
 // Every kernel's grid has one row of blocks per BM rows of P (BM >= 64 in every step) and a
 // grid has at most 65535 rows of blocks: m up to 65535 x 64.
-inline constexpr int kMaxRows = 65535 * 64;
+inline constexpr int kMaxRows = course::kMaxGridDimY * 64;
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
                      int m, int k, int n);
 

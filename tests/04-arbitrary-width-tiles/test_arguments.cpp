@@ -19,9 +19,9 @@ float dummy[1];
 std::string square_message(int width, int tile, const float* M = dummy) {
   return invalid_argument_message([&] { solution::matmul(M, dummy, dummy, width, tile); });
 }
-std::string rectangular_message(int m, int k, int n) {
+std::string rectangular_message(int m, int k, int n, int tile = 16) {
   return invalid_argument_message(
-      [&] { solution::matmul_rectangular(dummy, dummy, dummy, m, k, n, 16); });
+      [&] { solution::matmul_rectangular(dummy, dummy, dummy, m, k, n, tile); });
 }
 
 TEST(BoundaryTiledMatmulArguments, NonPositiveSizesAreRejected) {
@@ -35,6 +35,17 @@ TEST(BoundaryTiledMatmulArguments, MatricesBeyond32BitIndexingAreRejected) {
   EXPECT_NE(square_message(46341, 16).find("32-bit"), std::string::npos);
   // 70000 x 40000 = 2.8e9 elements of M: more than an int indexes.
   EXPECT_NE(rectangular_message(70000, 40000, 1).find("M has"), std::string::npos);
+}
+
+TEST(BoundaryTiledMatmulArguments, MoreRowsThanTheGridReachesAreRejected) {
+  for (int tile : kTileWidths) {
+    const std::string text = rectangular_message(max_rows(tile) + 1, 1, 1, tile);
+    EXPECT_NE(text.find("65535 rows of blocks"), std::string::npos) << tile << ": " << text;
+    EXPECT_NE(text.find("at most " + std::to_string(max_rows(tile))), std::string::npos) << text;
+  }
+  EXPECT_EQ(max_rows(2), 131070);
+  // The largest square Width (46340) stays inside the narrowest tile's grid.
+  EXPECT_GT(max_rows(2), 46340);
 }
 
 TEST(BoundaryTiledMatmulArguments, NullPointersAndUnknownTileWidthsAreRejected) {

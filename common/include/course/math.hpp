@@ -6,6 +6,10 @@
 
 namespace course {
 
+// The most blocks a grid holds along y (and z); x holds 2^31 - 1. A launcher that puts rows
+// of blocks in gridDim.y must check its row count against this before it launches.
+inline constexpr int kMaxGridDimY = 65535;
+
 // ceil(a / b) for a >= 0 and b > 0: the number of blocks that cover `a` items, `b` per block.
 // Written without a + b - 1, which overflows for `a` near the type's maximum (an int size of
 // 2^31 - 1 is allowed wherever only the element count is limited).
