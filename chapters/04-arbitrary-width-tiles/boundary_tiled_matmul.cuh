@@ -12,14 +12,14 @@ namespace boundary_tiled_matmul {
 // and for tests that cross many tile boundaries.
 inline constexpr int kTileWidths[] = {2, 8, 16, 32};
 
-// Shared argument checks (std::invalid_argument with what to pass instead): sizes of at least
-// 1, every matrix's element count below 2^31 (the kernels index with int), non-null pointers,
-// a tile width from kTileWidths, and at most max_rows(tile_width) rows.
 // The kernels put one row of blocks per TILE_WIDTH rows of P in gridDim.y, which holds at most
 // 65535: the most rows one launch reaches. Only step 4 gets near it (a square Width is at most
 // 46340 by the 2^31 element limit); with tile width 2 it is 131070 rows.
 constexpr int max_rows(int tile_width) { return course::kMaxGridDimY * tile_width; }
 
+// Shared argument checks (std::invalid_argument with what to pass instead): sizes of at least
+// 1, every matrix's element count below 2^31 (the kernels index with int), non-null pointers,
+// a tile width from kTileWidths, and at most max_rows(tile_width) rows.
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
                      int m, int k, int n, int tile_width);
 
