@@ -31,7 +31,8 @@ void check_arguments(const char* function, const float* M, const float* N, const
   if (m > kMaxRows) {
     throw std::invalid_argument(std::string(function) + ": m = " + std::to_string(m) +
                                 " rows is more than the " + std::to_string(kMaxRows) +
-                                " that the grids reach (65535 rows of blocks of 64 rows); "
+                                " that the grids reach (" + std::to_string(course::kMaxGridDimY) +
+                                " rows of blocks of 64 rows); "
                                 "multiply M in parts of at most that many rows");
   }
 }

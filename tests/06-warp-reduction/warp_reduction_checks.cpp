@@ -13,6 +13,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "course/device_info.hpp"
 #include "course/guarded_buffer.hpp"
 #include "course/random.hpp"
 #include "course/testing.hpp"
@@ -42,16 +43,6 @@ const Reference& reference(std::size_t n, std::size_t offset) {
   if (found != cache.end()) return found->second;
   const T* slice = test_input<T>(n).data() + offset;
   return cache[{n, offset}] = {cpu_sum(slice, n - offset), cpu_magnitude(slice, n - offset)};
-}
-
-int multiprocessors() {
-  static const int count = [] {
-    int device = 0, value = 0;
-    COURSE_CHECK(cudaGetDevice(&device));
-    COURSE_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
-    return value;
-  }();
-  return count;
 }
 
 // Integers: a difference that tells where the sum went wrong.
@@ -133,7 +124,7 @@ template <typename T>
   COURSE_CHECK(cudaDeviceSynchronize());
   const Reference& exact = reference<T>(n, offset);
   const double bound = rounding_error_bound<T>(
-      exact.magnitude, summation_depth(count, block_size, multiprocessors()));
+      exact.magnitude, summation_depth(count, block_size, course::multiprocessor_count()));
   const long double error = std::fabs(static_cast<long double>(got) - exact.sum);
   const std::string margins = workspace.margin_report();
   const bool finite = std::isfinite(static_cast<double>(got));
