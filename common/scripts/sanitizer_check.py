@@ -12,7 +12,9 @@ Two uses:
 The tests run with COURSE_UNDER_SANITIZER=1: small sizes only, and exact-size allocations
 instead of guard margins, so that memcheck sees out-of-bounds accesses itself.
 Exit 77 (Meson's SKIP: shown as skipped, never as passed) without a GPU, without
-compute-sanitizer, or when a `meson test --setup=<tool>` run already wraps this script.
+compute-sanitizer, when a `meson test --setup=<tool>` run already wraps this script, or in clean
+mode when the tests fail without any sanitizer report and fail without the tool too ("fix the
+failing test first": the plain test run reports that failure). A report always fails.
 """
 import argparse
 import json
@@ -75,8 +77,46 @@ def learner_path(path, known_files=()):
         chapter, folder, rest = match.groups()
         folder = {"exercise": "exercises", "solution": "solutions", "tests": "tests"}[folder]
         return f"{folder}/{chapter}/{rest}"
+    match = re.search(r"chapters/[^/]+/subprojects/course-common/(.+)$", path)
+    if match:  # course-common, through a chapter's symlink
+        return f"common/{match.group(1)}"
     match = re.search(r"((?:exercises|solutions|tests|chapters|common)/.+)$", path)
     return match.group(1) if match else path
+
+
+# A source file in a compiler's or a tool's output: nvcc writes file.cu(24), g++ file.cu:24:5.
+SOURCE_MENTION = re.compile(r"(?<![\w./+-])([\w./+-]+\.(?:cuh|cu|cpp|hpp|h))(?!\w)(?:\((\d+)\))?")
+
+
+def learner_locations(text, known_files=()):
+    """TEXT with every source path that lies in the repository named as the learner finds it
+    (learner_path), and nvcc's file.cu(24) written file.cu:24 like every other tool:
+    '../chapters/01-x/exercise/f.cu(24): error' -> 'exercises/01-x/f.cu:24: error'."""
+    def rewrite(match):
+        path, nvcc_line = match.group(1), match.group(2)
+        if "/" not in path and not known_files:
+            return match.group(0)
+        found = learner_path(path, known_files)
+        if found == path and not path.startswith("../"):
+            return match.group(0)  # not one of the course's files (a system header, ...)
+        return found + (f":{nvcc_line}" if nvcc_line else "")
+    return SOURCE_MENTION.sub(rewrite, text)
+
+
+def implementation_filter(gtest_filter, implementation):
+    """A filter of steps.json ("Suite.Test/*:Other.*", maybe "-Negative.*") with the
+    implementation's prefix ("Exercise/" or "Solution/") in front of every pattern."""
+    prefix = implementation.capitalize() + "/"
+    positive, dash, negative = gtest_filter.partition("-")
+
+    def prefixed(part):
+        return ":".join(prefix + p for p in part.split(":") if p)
+    return prefixed(positive) + (dash + prefixed(negative) if negative else "")
+
+
+def skipped_for_failing_tests(tool, why=""):
+    """The sanitizer check of a step whose plain tests fail: not run, not passed."""
+    return Outcome("skipped", f"{tool}: skipped (fix the failing test first)" + why)
 
 
 def step_filters(steps, tool, binary_name, implementation):
@@ -145,13 +185,38 @@ def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900, known_
         return Outcome("clean", f"{tool}: no report", )
     headline, location = first_report(output, known_files)
     if completed.returncode == REPORT_EXIT and headline:
-        text = (f"{tool} found {KIND[tool]}:\n  {headline}\n"
+        text = (f"{tool} found {KIND[tool]}:\n  {learner_locations(headline, known_files)}\n"
                 + (f"  at {location}\n" if location else "")
                 + f"  {ADVICE[tool]}")
         return Outcome("report", text, headline, location, output)
-    tail = "\n".join(output.splitlines()[-25:])
+    tail = learner_locations("\n".join(output.splitlines()[-25:]), known_files)
     return Outcome("tests-failed", f"{tool}: the tests fail when run under {tool} (exit "
-                   f"{completed.returncode}); fix what the plain run reports first.\n{tail}")
+                   f"{completed.returncode}), and {tool} reported no bug. The end of its "
+                   f"output:\n{tail}", output=output)
+
+
+def failing_tests_without_sanitizer(binary, gtest_filter, cwd=None, timeout=900):
+    """Runs the same tests without a sanitizer (same small sizes): None when they pass, else
+    the names of the failing tests (['?'] when the run ended without naming one).
+    SKIP when there is no GPU."""
+    env = dict(os.environ, COURSE_UNDER_SANITIZER="1")
+    env.pop("COURSE_KNOWN_WRONG", None)
+    completed = subprocess.run([str(binary), f"--gtest_filter={gtest_filter}"], cwd=cwd, env=env,
+                               capture_output=True, text=True, timeout=timeout, check=False)
+    if completed.returncode == 0:
+        return None
+    if completed.returncode == SKIP:
+        return SKIP
+    return failed_test_names(completed.stdout + completed.stderr) or ["?"]
+
+
+def failed_test_names(gtest_output):
+    """The tests GoogleTest lists as failed ('[  FAILED  ] Suite.Test, where ...')."""
+    names = []
+    for match in re.finditer(r"^\[  FAILED  \] ([^\s,]+)", gtest_output, re.MULTILINE):
+        if "." in match.group(1) and match.group(1) not in names:
+            names.append(match.group(1))
+    return names
 
 
 def main(argv=None):
@@ -187,6 +252,20 @@ def main(argv=None):
         print("SKIP: " + outcome.text)
         return SKIP
     if args.expect_report is None:
+        if outcome.status == "tests-failed":
+            # No report, and the tests fail: when they fail without the tool too, that failure
+            # is what to fix first (the plain test run reports it), not a sanitizer finding.
+            failing = failing_tests_without_sanitizer(args.binary, gtest_filter)
+            if failing == SKIP:
+                print(f"SKIP: {args.tool}: skipped, not passed: no usable GPU")
+                return SKIP
+            if failing:
+                names = ", ".join(failing[:3]) + (", ..." if len(failing) > 3 else "")
+                print("SKIP: " + skipped_for_failing_tests(args.tool, f": {names} fails").text)
+                return SKIP
+            print(outcome.text)
+            print(f"FAIL: these tests pass without {args.tool} and fail under it")
+            return 1
         print(outcome.text)
         return 0 if outcome.status == "clean" else 1
     if outcome.status == "report" and args.expect_report in outcome.output:

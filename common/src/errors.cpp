@@ -24,9 +24,18 @@ const char* hint_for(cudaError_t code, bool is_launch) {
              "(nvidia-smi lists them).";
     case cudaErrorIllegalAddress:
     case cudaErrorLaunchFailure:
+      return "A kernel accessed memory it does not own (an index past the end of an array, or "
+             "before its start). To find the line, run the step under compute-sanitizer: "
+             "./course test NN.S (its memcheck run names the file and line), or meson test -C "
+             "build --setup=memcheck --suite <chapter>:exercise --print-errorlogs.";
     case cudaErrorMisalignedAddress:
-      return "A kernel accessed memory it does not own (an index past the end?). Find it with "
-             "compute-sanitizer: meson test -C build --setup=memcheck --suite <chapter>:solution.";
+      return "A kernel made a misaligned access: a load or store of N bytes from an address "
+             "that is not a multiple of N (e.g. a 16-byte float4/int4 vector load or store from "
+             "an address that is not a multiple of 16; check the offset and the base pointer "
+             "before you cast them to a vector type). To find the line, run the step under "
+             "compute-sanitizer: ./course test NN.S (its memcheck run names the file and line), "
+             "or meson test -C build --setup=memcheck --suite <chapter>:exercise "
+             "--print-errorlogs.";
     case cudaErrorInvalidConfiguration:
       return "The launch configuration is impossible: at most 1024 threads per block, grid and "
              "block sizes above zero, shared memory within the per-block limit.";

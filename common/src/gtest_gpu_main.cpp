@@ -1,5 +1,6 @@
 // main() of every GPU test binary. Without a usable GPU it prints why and returns 77, which
 // Meson reports as SKIP (a GTEST_SKIP in every test would show as OK, hiding that nothing ran).
+// --gtest_list_tests lists the tests and returns before the GPU check.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -11,6 +12,14 @@
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
+  // --gtest_list_tests needs no GPU: the host check that every exercise test belongs to a
+  // step (common/scripts/check_step_filters.py) lists the tests on machines without one.
+#ifdef GTEST_FLAG_GET
+  const bool list_only = GTEST_FLAG_GET(list_tests);
+#else
+  const bool list_only = ::testing::GTEST_FLAG(list_tests);
+#endif
+  if (list_only) return RUN_ALL_TESTS();
   if (course::under_sanitizer() && std::getenv("COURSE_KNOWN_WRONG") != nullptr) {
     // A `meson test --setup=<tool>` run: the known-wrong kernels would make the sanitizer
     // report their planted bugs. Their own sanitizer checks are tests of the mistakes suite.

@@ -9,6 +9,7 @@
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
 #include "course/guarded_buffer.hpp"
+#include "course/math.hpp"
 #include "course/random.hpp"
 #include "course/testing.hpp"
 #include "course/timing.hpp"
@@ -30,6 +31,13 @@ __global__ void sum_first(const float* values, int reads, float* sum) {
   float total = 0.0f;
   for (int i = 0; i < reads; ++i) total += values[i];
   *sum = total;
+}
+
+// course/math.hpp in device code, as a kernel uses it (chapter 01, step 2): each thread computes
+// the chunk length that covers n elements with blockDim.x threads, and checks the block size.
+__global__ void chunk_of_every_thread(std::size_t n, std::size_t* chunk, int* power_of_two) {
+  chunk[threadIdx.x] = course::ceil_div(n, blockDim.x);
+  power_of_two[threadIdx.x] = course::is_power_of_two(blockDim.x) ? 1 : 0;
 }
 
 // These tests provoke CUDA errors on purpose; a sanitizer run would count them as bugs.
@@ -93,6 +101,28 @@ TEST(CheckLaunch, ReportsAnImpossibleBlockSize) {
                 error.code() == cudaErrorInvalidValue)
         << cudaGetErrorName(error.code());
     EXPECT_NE(std::string(error.what()).find("1024 threads"), std::string::npos);
+  }
+}
+
+TEST(MathHelpers, GiveTheHostsAnswersInAKernel) {
+  for (const int threads : {1, 3, 32, 96, 250, 1024}) {
+    for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1025},
+                                (std::size_t{1} << 33) + 1}) {
+      course::DeviceBuffer<std::size_t> chunk(threads);
+      course::DeviceBuffer<int> power_of_two(threads);
+      chunk.fill_bytes(course::kPoisonByte);
+      power_of_two.fill_bytes(course::kPoisonByte);
+      chunk_of_every_thread<<<1, threads>>>(n, chunk.data(), power_of_two.data());
+      COURSE_CHECK_LAUNCH("chunk_of_every_thread");
+      const std::size_t expected_chunk = course::ceil_div(n, static_cast<unsigned>(threads));
+      const int expected_power = course::is_power_of_two(threads) ? 1 : 0;
+      for (const std::size_t got : chunk.to_host()) {
+        ASSERT_EQ(got, expected_chunk) << "n = " << n << ", " << threads << " threads";
+      }
+      for (const int got : power_of_two.to_host()) {
+        ASSERT_EQ(got, expected_power) << threads << " threads";
+      }
+    }
   }
 }
 

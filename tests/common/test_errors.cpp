@@ -46,11 +46,30 @@ TEST(ThrowCudaError, NoDeviceAndOldDriverAreNoGpuErrors) {
   EXPECT_FALSE(course::is_no_gpu_error(cudaErrorIllegalAddress));
 }
 
-TEST(DescribeCudaFailure, PointsOutOfBoundsAccessesToTheMemcheckSetup) {
+TEST(DescribeCudaFailure, PointsOutOfBoundsAccessesAtTheExerciseUnderMemcheck) {
   const std::string message =
       course::describe_cuda_failure(cudaErrorIllegalAddress, "cudaDeviceSynchronize()", "x.cu", 7);
   EXPECT_NE(message.find("x.cu:7"), std::string::npos) << message;
-  EXPECT_NE(message.find("--setup=memcheck"), std::string::npos) << message;
+  EXPECT_NE(message.find("past the end"), std::string::npos) << message;
+  EXPECT_NE(message.find("./course test NN.S"), std::string::npos) << message;
+  EXPECT_NE(message.find("--setup=memcheck --suite <chapter>:exercise --print-errorlogs"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find(":solution"), std::string::npos) << message;
+}
+
+TEST(DescribeCudaFailure, NamesAMisalignedAccessAsSuch) {
+  const std::string message = course::describe_cuda_failure(
+      cudaErrorMisalignedAddress, "cudaDeviceSynchronize()", "x.cu", 7);
+  EXPECT_NE(message.find("misaligned access"), std::string::npos) << message;
+  EXPECT_NE(message.find("16-byte"), std::string::npos) << message;
+  EXPECT_NE(message.find("multiple of 16"), std::string::npos) << message;
+  EXPECT_EQ(message.find("past the end"), std::string::npos) << message;
+  EXPECT_NE(message.find("./course test NN.S"), std::string::npos) << message;
+  EXPECT_NE(message.find("--setup=memcheck --suite <chapter>:exercise --print-errorlogs"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find(":solution"), std::string::npos) << message;
 }
 
 TEST(DescribeCudaFailure, ExplainsAnInvalidValueFromALaunchAsABadConfiguration) {
