@@ -7,9 +7,14 @@
 #                 learner's run, sanitizer checks included, should stay within 60 s)
 #     sanitizers  meson test --setup=memcheck|racecheck|synccheck --suite solution
 #     bench       each chapter's benchmark, with JSON output
+#     learner     the learner's own runs (./course test NN.S), one build folder per chapter and
+#                 the chapters in parallel: every step passes with only its own TODOs done and
+#                 fails as shipped (tools/check_steps_alone.py), every correct alternative is
+#                 accepted (tools/check_alternatives.py), every known mistake is rejected
+#                 (tools/plant_mistakes.py)
 # Logs go to OUTDIR; the last lines printed are the summary.
 # usage: GPU_ARCH=sm_90 tools/gpu_check.sh CHAPTER[,CHAPTER...] OUTDIR [tests] [exercise]
-#                                          [sanitizers] [bench]
+#                                          [sanitizers] [bench] [learner]
 set -u
 chapters=$1
 out=$2
@@ -19,14 +24,16 @@ build=${BUILD:-build-gpu-check}
 mkdir -p "$out"
 arch=${GPU_ARCH:-native}
 
-if [ ! -f "$build/build.ninja" ]; then
-  meson setup "$build" -Dbuildtype=release -Dgpu_arch="$arch" -Dchapters="$chapters" \
-    > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
-fi
-start=$SECONDS
-ninja -C "$build" >> "$out/build.log" 2>&1 || { grep -B2 -A12 -m5 'error' "$out/build.log"; exit 1; }
-echo "build: $((SECONDS - start)) s"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+if [[ $what =~ \ (tests|exercise|sanitizers|bench)\  ]]; then
+  if [ ! -f "$build/build.ninja" ]; then
+    meson setup "$build" -Dbuildtype=release -Dgpu_arch="$arch" -Dchapters="$chapters" \
+      > "$out/build.log" 2>&1 || { tail -40 "$out/build.log"; exit 1; }
+  fi
+  start=$SECONDS
+  ninja -C "$build" >> "$out/build.log" 2>&1 || { grep -B2 -A12 -m5 'error' "$out/build.log"; exit 1; }
+  echo "build: $((SECONDS - start)) s"
+fi
 
 # Runs `meson test` with the given arguments, appends to LOG, prints the time and the summary.
 run_suite() {
@@ -82,5 +89,27 @@ if [[ $what == *" bench "* ]]; then
     grep -E '_median|ERROR' "$out/bench-$chapter.txt" | grep -v '^Exercise.*ERROR' |
       sed -E 's/ +[0-9.]+ [um]?s +[0-9]+ / /; s/_median//; s/\/manual_time//; s/\/repeats:[0-9]+//' |
       cut -c1-150
+  done
+fi
+
+if [[ $what == *" learner "* ]]; then
+  echo "== the learner's runs: steps alone, alternatives, planted mistakes (chapters in parallel)"
+  begin=$SECONDS
+  for chapter in ${chapters//,/ }; do
+    (
+      export COURSE_BUILD="$PWD/build-learner-$chapter"
+      [ -f "$COURSE_BUILD/build.ninja" ] ||
+        meson setup "$COURSE_BUILD" -Dbuildtype=release -Dgpu_arch="$arch" -Dchapters="$chapter"
+      number=${chapter:0:2}
+      python3 tools/check_steps_alone.py "$number"
+      python3 tools/check_alternatives.py "$number"
+      python3 tools/plant_mistakes.py "$number"
+    ) > "$out/learner-$chapter.log" 2>&1 &
+  done
+  wait
+  echo "($((SECONDS - begin)) s)"
+  for chapter in ${chapters//,/ }; do
+    grep -hE '^[0-9]{2}\.[0-9]+ |steps stand alone|alternatives accepted|planted mistakes rejected|^===== ' \
+      "$out/learner-$chapter.log" | cut -c1-160
   done
 fi

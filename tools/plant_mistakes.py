@@ -16,12 +16,12 @@ usage (from the repository root; a configured `build/`, see README.md):
 """
 import argparse
 import re
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fill_todos  # noqa: E402
 NAMESPACE = re.compile(r"\bnamespace ((?:\w+::)*)solution\b")
 
 # (chapter, step, file, mistake as named in tests/<chapter>/mistakes/, [(old, new), ...])
@@ -44,6 +44,26 @@ PLANTS = [
   "      last[threadIdx.x] += last[threadIdx.x + stride];\n"
   "  }\n"
   "  if (threadIdx.x == 0) partials[blockIdx.x] = block_sums[0];\n")]),
+ ("01-sum-of-squares", 5, "step5_block_reduction.cu", "drops_partial_warps", [(
+  "  block_sums[threadIdx.x] = sum;\n"
+  "  __syncthreads();  // every thread's sum is in shared memory before anyone reads it\n"
+  "  for (unsigned stride = blockDim.x / 2; stride > 0; stride /= 2) {\n"
+  "    if (threadIdx.x < stride) block_sums[threadIdx.x] += block_sums[threadIdx.x + stride];\n"
+  "    __syncthreads();  // this level is complete before the next one reads it\n"
+  "  }\n"
+  "  if (threadIdx.x == 0) partials[blockIdx.x] = block_sums[0];\n",
+  "  const unsigned lanes = blockDim.x < 32 ? blockDim.x : 32;\n"
+  "  const unsigned mask = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1;\n"
+  "  for (unsigned offset = lanes / 2; offset > 0; offset /= 2)\n"
+  "    sum += __shfl_down_sync(mask, sum, offset, static_cast<int>(lanes));\n"
+  "  if (threadIdx.x % 32 == 0) block_sums[threadIdx.x / 32] = sum;\n"
+  "  __syncthreads();\n"
+  "  if (threadIdx.x < 32) {\n"
+  "    sum = threadIdx.x < blockDim.x / 32 ? block_sums[threadIdx.x] : 0;\n"
+  "    for (unsigned offset = lanes / 2; offset > 0; offset /= 2)\n"
+  "      sum += __shfl_down_sync(mask, sum, offset, static_cast<int>(lanes));\n"
+  "    if (threadIdx.x == 0) partials[blockIdx.x] = sum;\n"
+  "  }\n")]),
  ("02-naive-matmul", 1, "naive_matmul.cu", "row_shared_without_syncwarp", [(
   "  const int Row = blockIdx.y * blockDim.y + threadIdx.y;\n",
   "  __shared__ int warp_row[32];\n"
@@ -51,32 +71,34 @@ PLANTS = [
   "  if (thread % 32 == 0) warp_row[thread / 32] = blockIdx.y * blockDim.y + threadIdx.y;\n"
   "  const int Row = blockDim.x >= 32 ? warp_row[thread / 32] : blockIdx.y * blockDim.y + threadIdx.y;\n")]),
  ("03-tiled-matmul", 1, "tiled_matmul.cu", "prefetch_past_the_last_phase", [(
-  "  for (int ph = 0; ph < Width / TILE_WIDTH; ++ph) {\n",
-  "  float next_m = M[Row * Width + tx], next_n = N[ty * Width + Col];\n"
-  "  for (int ph = 0; ph < Width / TILE_WIDTH; ++ph) {\n"), (
-  "    Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];    // consecutive tx, consecutive\n"
-  "    Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * Width + Col];  // addresses: both coalesced\n",
-  "    Mds[ty][tx] = next_m;\n    Nds[ty][tx] = next_n;\n"
-  "    next_m = M[Row * Width + (ph + 1) * TILE_WIDTH + tx];\n"
-  "    next_n = N[((ph + 1) * TILE_WIDTH + ty) * Width + Col];\n")]),
- ("04-arbitrary-width-tiles", 1, "square_any_width.cu", "m_tile_stored_after_the_barrier", [(
-  "    if (Row < Width && ph * TILE_WIDTH + tx < Width) {\n"
-  "      Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];\n"
-  "    } else {\n"
-  "      Mds[ty][tx] = 0.0f;  // harmless in the inner product\n"
-  "    }\n",
-  "    float m_value = 0.0f;\n"
-  "    if (Row < Width && ph * TILE_WIDTH + tx < Width) m_value = M[Row * Width + ph * TILE_WIDTH + tx];\n"), (
-  "    __syncthreads();\n#pragma unroll\n",
-  "    __syncthreads();\n    Mds[ty][tx] = m_value;\n#pragma unroll\n")]),
+  "  Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];    // consecutive tx, consecutive\n"
+  "  Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * Width + Col];  // addresses: both coalesced\n",
+  "  __shared__ float next_m[TILE_WIDTH][TILE_WIDTH], next_n[TILE_WIDTH][TILE_WIDTH];\n"
+  "  if (ph == 0) {\n"
+  "    next_m[ty][tx] = M[Row * Width + tx];\n"
+  "    next_n[ty][tx] = N[ty * Width + Col];\n"
+  "  }\n"
+  "  Mds[ty][tx] = next_m[ty][tx];\n"
+  "  Nds[ty][tx] = next_n[ty][tx];\n"
+  "  next_m[ty][tx] = M[Row * Width + (ph + 1) * TILE_WIDTH + tx];\n"
+  "  next_n[ty][tx] = N[((ph + 1) * TILE_WIDTH + ty) * Width + Col];\n")]),
  ("04-arbitrary-width-tiles", 1, "square_any_width.cu", "only_last_phase_guarded", [(
-  "    if (Row < Width && ph * TILE_WIDTH + tx < Width) {\n",
-  "    if (ph < phases - 1 || (Row < Width && ph * TILE_WIDTH + tx < Width)) {\n"), (
-  "    if (ph * TILE_WIDTH + ty < Width && Col < Width) {\n",
-  "    if (ph < phases - 1 || (ph * TILE_WIDTH + ty < Width && Col < Width)) {\n")]),
+  "  if (Row < Width && ph * TILE_WIDTH + tx < Width) {\n",
+  "  const int last_phase = (Width - 1) / TILE_WIDTH;\n"
+  "  if (ph < last_phase || (Row < Width && ph * TILE_WIDTH + tx < Width)) {\n")]),
+ ("04-arbitrary-width-tiles", 1, "square_any_width.cu", "tile_slots_not_zeroed", [(
+  "  } else {\n    Mds[ty][tx] = 0.0f;  // harmless in the inner product\n  }\n", "  }\n")]),
+ ("04-arbitrary-width-tiles", 2, "square_any_width.cu", "tile_slots_not_zeroed", [(
+  "  } else {\n    Nds[ty][tx] = 0.0f;\n  }\n", "  }\n")]),
+ ("04-arbitrary-width-tiles", 3, "square_any_width.cu", "store_unguarded", [(
+  "  if (Row < Width && Col < Width) P[Row * Width + Col] = Pvalue;\n",
+  "  P[Row * Width + Col] = Pvalue;\n")]),
  ("05-reduction", 4, "reduce4_first_add_during_load.cu", "second_load_unguarded", [(
   "  if (i + blockDim.x < n) sum += input[i + blockDim.x];\n",
   "  const T second = input[i + blockDim.x];\n  if (i + blockDim.x < n) sum += second;\n")]),
+ ("05-reduction", 3, "reduce3_sequential_addressing.cu", "reduce3_syncthreads_inside_if", [(
+  "    if (tid < s) sdata[tid] += sdata[tid + s];\n    __syncthreads();\n",
+  "    if (tid < s) {\n      sdata[tid] += sdata[tid + s];\n      __syncthreads();\n    }\n")]),
  ("05-reduction", 5, "reduce5_unroll_last_warp.cu", "last_warp_volatile_only", [(
   "  T sum = sdata[tid];\n#pragma unroll\n"
   "  for (unsigned offset = 32; offset > 0; offset >>= 1) {\n"
@@ -96,6 +118,9 @@ PLANTS = [
   "  if (thread < n - tail) sum += input[tail + thread];\n", "  (void)tail;\n")]),
  ("06-warp-reduction", 5, "step5_one_launch.cu", "missing_threadfence", [(
   "    __threadfence();  // this block's total is visible to every block before its ticket\n", "")]),
+ ("06-warp-reduction", 5, "step5_one_launch.cu", "block_scope_fence", [(
+  "    __threadfence();  // this block's total is visible to every block before its ticket\n",
+  "    __threadfence_block();  // this block's total is visible to every block before its ticket\n")]),
  ("07-register-tiled-sgemm", 2, "step2_2d_blocktiling.cu", "missing_barrier_after_compute", [(
   "    // END SOLUTION\n    __syncthreads();\n", "    // END SOLUTION\n")]),
  ("07-register-tiled-sgemm", 2, "step2_2d_blocktiling.cu", "register_tile_index_off_by_one", [(
@@ -109,11 +134,11 @@ PLANTS = [
   "    float Pvalue = 0.0f;\n"), (
   "    P[Row * Width + Col] = Pvalue;\n",
   "    if (Row < Width && Col < Width) P[Row * Width + Col] = Pvalue;\n")]),
- ("03-tiled-matmul", 2, "tiled_matmul.cu", "m_tile_stored_after_the_barrier", [(
-  "    Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];    // consecutive tx, consecutive\n",
-  "    const float m = M[Row * Width + ph * TILE_WIDTH + tx];\n"), (
-  "    __syncthreads();  // read-after-write: other threads loaded most of what we read next\n",
-  "    __syncthreads();\n    Mds[ty][tx] = m;\n")]),
+ ("03-tiled-matmul", 2, "tiled_matmul.cu", "missing_first_syncthreads", [(
+  "  __syncthreads();  // read-after-write: other threads loaded most of what we read next\n", "")]),
+ ("03-tiled-matmul", 2, "tiled_matmul.cu", "missing_second_syncthreads", [(
+  "  __syncthreads();  // write-after-read: nobody overwrites a tile that a slow warp still reads\n",
+  "")]),
  ("04-arbitrary-width-tiles", 4, "rectangular.cu", "n_row_guard_off_by_one", [(
   "(n_row < k && Col < n)", "(n_row <= k && Col < n)")]),
  ("05-reduction", 1, "reduce1_interleaved_divergent.cu", "reduce1_without_syncthreads", [(
@@ -157,22 +182,13 @@ def plant_and_test(which):
     for chapter, step, file_name, mistake, edits in sorted(PLANTS, key=lambda p: p[:2]):
         if which and not any(chapter.startswith(w) or mistake == w for w in which):
             continue
-        target = ROOT / "exercises" / chapter / file_name
-        shipped = target.read_text()
-        begin = time.time()
-        try:
-            target.write_text(planted_text(chapter, file_name, edits))
-            done = subprocess.run([sys.executable, str(ROOT / "course"), "test",
-                                   f"{chapter[:2]}.{step}"], cwd=ROOT, capture_output=True,
-                                  text=True)
-        finally:
-            target.write_text(shipped)
-        caught += done.returncode != 0
-        missed += done.returncode == 0
-        verdict = "rejected" if done.returncode else "NOT CAUGHT"
-        print(f"===== {chapter[:2]}.{step} {mistake}: {verdict} ({time.time() - begin:.0f} s)")
-        print("\n".join(line for line in (done.stdout + done.stderr).splitlines()
-                        if not line.startswith("$ ")), flush=True)
+        rc, output, seconds = fill_todos.judge(
+            chapter, {file_name: planted_text(chapter, file_name, edits)}, f"{chapter[:2]}.{step}")
+        caught += rc != 0
+        missed += rc == 0
+        verdict = "rejected" if rc else "NOT CAUGHT"
+        print(f"===== {chapter[:2]}.{step} {mistake}: {verdict} ({seconds:.0f} s)")
+        print(output, flush=True)
     print(f"{caught} planted mistakes rejected, {missed} not caught")
     return 1 if missed else 0
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 """Regenerates exercises/ from solutions/: the solution is the single source of truth.
 
+Each exercise opens with a banner naming the command that checks it: `./course test NN.S` for
+the file's step(s) (chapters/NN-name/steps.json lists each step's files), then the Meson suite.
+
 In a solution file, the answer to a step sits between two marker lines; the comment lines right
 after the opening marker say what to do and stay in the exercise as its TODO:
 
@@ -19,6 +22,7 @@ usage (from the repository root):
     tools/sync_exercises.py --check    exit 1 and list the files that differ (CI runs this)
 """
 import argparse
+import json
 import re
 import sys
 from pathlib import Path
@@ -29,20 +33,45 @@ TODO_START = re.compile(r"^\s*// TODO\b")
 COMMENT = re.compile(r"^\s*//")
 NAMESPACE = re.compile(r"\bnamespace ((?:\w+::)*)solution\b")
 SOURCE_SUFFIXES = {".cu", ".cuh", ".cpp", ".hpp", ".h"}
+REPOSITORY = Path(__file__).resolve().parent.parent
 
 
 class MarkerError(Exception):
     pass
 
 
-def banner(chapter):
+def file_steps(root, chapter):
+    """{file name: [step numbers]} from chapters/<chapter>/steps.json (each step lists its
+    files); {} where the chapter has none."""
+    path = Path(root) / "chapters" / chapter / "steps.json"
+    if not path.is_file():
+        return {}
+    steps = {}
+    for step in json.loads(path.read_text())["steps"]:
+        for name in step["files"]:
+            steps.setdefault(name, []).append(step["step"])
+    return steps
+
+
+def banner(chapter, steps=()):
+    """The first lines of an exercise file: the learner's command for the file's step(s) first,
+    then the Meson command that prints the messages too."""
+    number = chapter.split("-")[0]
+    ids = [f"{number}.{s}" for s in steps]
+    command = f"./course test {ids[0] if ids else number}"
+    if len(ids) > 1:
+        command += f"   (and {', '.join(ids[1:])}: this file's steps, one at a time)"
     return (f"// Exercise file: replace every TODO below with your code. Check it with\n"
-            f"//   meson test -C build --suite {chapter}:exercise\n"
+            f"//   {command}\n"
+            f"// (or: meson test -C build --suite {chapter}:exercise --print-errorlogs)\n"
             f"// (generated from solutions/{chapter}/ by tools/sync_exercises.py)\n")
 
 
-def exercise_text(solution_text, chapter, name="<text>"):
-    """The exercise version of one solution file."""
+def exercise_text(solution_text, chapter, name="<text>", steps=None):
+    """The exercise version of one solution file. `steps`: the step numbers of the file, for
+    the banner; by default those that this repository's steps.json gives the file `name`."""
+    if steps is None:
+        steps = () if name == "<text>" else file_steps(REPOSITORY, chapter).get(Path(name).name, ())
     out = []
     lines = solution_text.splitlines(keepends=True)
     i = 0
@@ -71,7 +100,7 @@ def exercise_text(solution_text, chapter, name="<text>"):
         if i >= len(lines):
             raise MarkerError(f"{name}:{start + 1}: BEGIN SOLUTION is never closed")
         i += 1  # skip END SOLUTION
-    return banner(chapter) + "".join(out)
+    return banner(chapter, steps) + "".join(out)
 
 
 def expected_exercises(root):
@@ -82,8 +111,9 @@ def expected_exercises(root):
             continue
         relative = solution.relative_to(root / "solutions")
         chapter = relative.parts[0]
+        steps = file_steps(root, chapter).get("/".join(relative.parts[1:]), ())
         expected[root / "exercises" / relative] = exercise_text(
-            solution.read_text(), chapter, str(solution.relative_to(root)))
+            solution.read_text(), chapter, str(solution.relative_to(root)), steps)
     return expected
 
 

@@ -1,10 +1,16 @@
 #!/usr/bin/env python3
 """Unit tests of the ./course tool: its parsing of GoogleTest, Google Benchmark and Meson
 output, its state logic and its chart. No GPU, no build needed (CI runs them)."""
+import contextlib
 import importlib.machinery
 import importlib.util
+import io
+import json
 import os
+import stat
 import struct
+import sys
+import tempfile
 import unittest
 import zlib
 from pathlib import Path
@@ -14,6 +20,40 @@ loader = importlib.machinery.SourceFileLoader("course_tool", str(ROOT / "course"
 spec = importlib.util.spec_from_loader("course_tool", loader)
 course = importlib.util.module_from_spec(spec)
 loader.exec_module(course)
+import check_step_filters  # noqa: E402  (common/scripts, on the path the tool sets)
+
+
+@contextlib.contextmanager
+def replaced(module, **names):
+    """Replaces module attributes for the duration of a with-block."""
+    saved = {name: getattr(module, name) for name in names}
+    for name, value in names.items():
+        setattr(module, name, value)
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            setattr(module, name, value)
+
+
+def must_not_run(*_args, **_kwargs):
+    raise AssertionError("this must not run")
+
+
+def printed(function, *args):
+    """(return value, what it printed)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        value = function(*args)
+    return value, out.getvalue()
+
+
+def fake_program(folder, name, body):
+    """An executable Python script: a stand-in for a test binary or for compute-sanitizer."""
+    path = Path(folder) / name
+    path.write_text(f"#!{sys.executable}\n{body}")
+    path.chmod(path.stat().st_mode | stat.S_IEXEC)
+    return path
 
 
 class Resolve(unittest.TestCase):
@@ -36,10 +76,25 @@ class StepState(unittest.TestCase):
                 self.assertFalse(course.is_started(step), step.id)
 
     def test_states(self):
-        self.assertEqual(course.step_state(False, None), "not started")
-        self.assertEqual(course.step_state(True, [{"passed": True}]), "passing")
-        self.assertEqual(course.step_state(True, [{"passed": True}, {"passed": False}]), "failing")
-        self.assertEqual(course.step_state(True, []), "failing")
+        stamps = {"exercises/x/a.cu": 5}
+        passed = {"verdict": "pass", "files": {"exercises/x/a.cu": 5}}
+        failed = {"verdict": "fail", "files": {"exercises/x/a.cu": 5}}
+        self.assertEqual(course.step_state(False, passed, stamps), ("not started", ""))
+        self.assertEqual(course.step_state(True, None, stamps), ("not tested yet", ""))
+        self.assertEqual(course.step_state(True, passed, stamps), ("passing", ""))
+        self.assertEqual(course.step_state(True, failed, stamps), ("failing", ""))
+        self.assertEqual(course.step_state(True, passed, {"exercises/x/a.cu": 6}),
+                         ("passing", "(older than exercises/x/a.cu)"))
+
+    def test_one_pass_rule_skipped_checks_count_but_sanitizer_findings_fail(self):
+        ok, skipped = {"passed": True, "skipped": False}, {"passed": False, "skipped": True}
+        report = course.sanitizer_check.Outcome("report", "memcheck found ...")
+        broken = course.sanitizer_check.Outcome("tests-failed", "memcheck: the tests fail ...")
+        clean = course.sanitizer_check.Outcome("clean", "memcheck: no report")
+        self.assertTrue(course.step_passes([ok, skipped], [clean]))
+        self.assertFalse(course.step_passes([ok], [clean, report]))
+        self.assertFalse(course.step_passes([ok], [broken]))
+        self.assertFalse(course.step_passes([], []))
 
     def test_every_step_names_existing_files_and_tests(self):
         for chapter in course.chapters():
@@ -129,10 +184,57 @@ class MesonOutput(unittest.TestCase):
         gcc = "ninja: ...\nbar.cpp:3:5: error: expected ';'\n"
         self.assertTrue(course.first_compiler_errors(gcc).startswith("bar.cpp:3:5: error"))
 
+    NVCC = """[5/12] Compiling Cuda object chapters/01-sum-of-squares/libsum-of-squares-exercise.a.p/exercise_step3_interleaved.cu.o
+FAILED: chapters/01-sum-of-squares/libsum-of-squares-exercise.a.p/exercise_step3_interleaved.cu.o
+nvcc -arch=sm_90 ... -c ../chapters/01-sum-of-squares/exercise/step3_interleaved.cu
+../chapters/01-sum-of-squares/exercise/step3_interleaved.cu(24): error: identifier "i" is undefined
+      sum += square(in[i]);
+                       ^
+../chapters/05-reduction/solution/reduce1_interleaved_divergent.cu(30): error: expected a ";"
+../chapters/03-tiled-matmul/tests/test_tiled_matmul.cpp(7): error: too few arguments
+../chapters/01-sum-of-squares/subprojects/course-common/include/course/math.hpp(12): warning #177-D: unused
+2 errors detected in the compilation of "../chapters/01-sum-of-squares/exercise/step3_interleaved.cu".
+"""
+
+    def test_nvcc_errors_name_the_file_as_the_learner_finds_it(self):
+        text = course.first_compiler_errors(self.NVCC)
+        lines = text.splitlines()
+        self.assertEqual(lines[0], 'exercises/01-sum-of-squares/step3_interleaved.cu:24: error: '
+                                   'identifier "i" is undefined')
+        self.assertIn("solutions/05-reduction/reduce1_interleaved_divergent.cu:30: error", text)
+        self.assertIn("tests/03-tiled-matmul/test_tiled_matmul.cpp:7: error", text)
+        self.assertIn("common/include/course/math.hpp:12: warning", text)
+        self.assertIn('compilation of "exercises/01-sum-of-squares/step3_interleaved.cu"', text)
+        self.assertNotIn("../chapters", text)
+
+    def test_gcc_errors_name_the_file_as_the_learner_finds_it(self):
+        gcc = ("In file included from ../chapters/02-naive-matmul/exercise/naive_matmul.cu:3:\n"
+               "../chapters/02-naive-matmul/exercise/naive_matmul.cu:24:5: error: expected ';'\n"
+               "/usr/include/c++/13/bits/stl_vector.h:100:3: note: declared here\n")
+        text = course.first_compiler_errors(gcc)
+        self.assertTrue(text.startswith("In file included from "
+                                        "exercises/02-naive-matmul/naive_matmul.cu:3:"), text)
+        self.assertIn("\nexercises/02-naive-matmul/naive_matmul.cu:24:5: error: expected ';'", text)
+        self.assertIn("/usr/include/c++/13/bits/stl_vector.h:100:3: note", text)  # not ours
+
+    def test_a_failed_build_prints_the_learners_path(self):
+        class Completed:
+            returncode, stdout, stderr = 1, NVCC_ONE_LINE, ""
+        with replaced(course, ensure_configured=lambda: None), \
+                replaced(course.subprocess, run=lambda *a, **k: Completed()):
+            with self.assertRaises(course.CourseError) as raised:
+                printed(course.build, ["test-sum-of-squares-gpu"])
+        self.assertIn("exercises/01-sum-of-squares/step1_one_thread.cu:9: error",
+                      str(raised.exception))
+
     def test_missing_googletest_gets_an_install_command(self):
         output = 'Run-time dependency GTest found: NO\nDependency "gtest" not found, tried ...'
         self.assertIn("libgtest-dev", course.explain_setup_failure(output))
         self.assertIsNone(course.explain_setup_failure("all good"))
+
+
+NVCC_ONE_LINE = ("../chapters/01-sum-of-squares/exercise/step1_one_thread.cu(9): error: "
+                 "identifier \"sum\" is undefined\n")
 
 
 class Solutions(unittest.TestCase):
@@ -196,6 +298,21 @@ class Sanitizers(unittest.TestCase):
         _, location = course.sanitizer_check.first_report(report, known)
         self.assertEqual(location, "exercises/05-reduction/reduce1_interleaved_divergent.cu:26")
 
+    def test_a_report_line_naming_the_file_alone_names_the_learners_file(self):
+        line = ("Warning: Race reported between Read access at k(const int *)+0x7b0 in "
+                "step5_block_reduction.cu:55")
+        known = [Path("exercises/01-sum-of-squares/step5_block_reduction.cu")]
+        self.assertTrue(course.sanitizer_check.learner_locations(line, known).endswith(
+            " in exercises/01-sum-of-squares/step5_block_reduction.cu:55"))
+        self.assertEqual(course.sanitizer_check.learner_locations(line), line)
+
+    def test_the_implementation_prefix_goes_before_every_pattern(self):
+        prefixed = course.sanitizer_check.implementation_filter
+        self.assertEqual(prefixed("A.b/one:A.b/two", "exercise"),
+                         "Exercise/A.b/one:Exercise/A.b/two")
+        self.assertEqual(prefixed("A.*-A.slow:A.big", "solution"),
+                         "Solution/A.*-Solution/A.slow:Solution/A.big")
+
     def test_the_steps_filters_get_the_implementation_prefix(self):
         steps = [{"sanitize": {"tools": ["memcheck", "racecheck"],
                                "tests": {"bin": "A.b/one:A.b/two"}}},
@@ -225,6 +342,273 @@ class Sanitizers(unittest.TestCase):
         results = [{"passed": True, "skipped": False}, {"passed": False, "skipped": True}]
         self.assertTrue(course.results_pass(results))
         self.assertFalse(course.results_pass([{"passed": False, "skipped": True}]))
+
+
+class SanitizersWhileTestsFail(unittest.TestCase):
+    FAILING = [{"name": "Exercise/SumOfSquaresStep.MatchesCpuExactly/step3_interleaved_n33",
+                "passed": False, "skipped": False,
+                "message": "../chapters/01-sum-of-squares/tests/test_steps.cpp:80\n"
+                           "Expected: 5 elements summed\n"}]
+    PASSING = [{"name": "Exercise/SumOfSquaresStep.MatchesCpuExactly/step3_interleaved_n33",
+                "passed": True, "skipped": False, "message": ""}]
+
+    def judge(self, results, sanitizers=must_not_run):
+        _, step = course.resolve("01.3")
+        with tempfile.TemporaryDirectory() as tmp, \
+                replaced(course, BUILD=Path(tmp), run_step_tests=lambda s: results,
+                         run_step_sanitizers=sanitizers):
+            passed, results, outcomes = course.judge_step(step)
+        return step, passed, results, outcomes
+
+    def test_a_failing_step_skips_its_sanitizers_with_one_line_per_tool(self):
+        step, passed, results, outcomes = self.judge(self.FAILING)
+        self.assertFalse(passed)
+        text = course.verdict(step, results, outcomes)
+        self.assertIn("FAIL 01.3", text)
+        for tool in step.sanitize["tools"]:
+            self.assertIn(f"       {tool}: skipped (fix the failing test first)\n", text)
+        self.assertIn("tests/01-sum-of-squares/test_steps.cpp:80", text)  # the test's own path
+        self.assertNotIn("compute-sanitizer found", text)
+
+    def test_a_passing_step_runs_its_sanitizers(self):
+        clean = [course.sanitizer_check.Outcome("clean", "memcheck: no report")]
+        step, passed, results, outcomes = self.judge(self.PASSING, lambda s: clean)
+        self.assertTrue(passed)
+        self.assertIn("memcheck: no report", course.verdict(step, results, outcomes))
+
+    def test_tests_that_fail_only_under_a_sanitizer_fail_the_step(self):
+        broken = [course.sanitizer_check.Outcome("tests-failed", "racecheck: the tests fail when "
+                                                 "run under racecheck (exit 1)")]
+        step, passed, results, outcomes = self.judge(self.PASSING, lambda s: broken)
+        self.assertFalse(passed)
+        text = course.verdict(step, results, outcomes)
+        self.assertIn("fail when run under compute-sanitizer", text)
+        self.assertIn("racecheck: the tests fail", text)
+
+
+class SanitizerSuite(unittest.TestCase):
+    """sanitizer_check.py in clean mode (the meson tests 'exercise under memcheck' and so on),
+    with a fake compute-sanitizer and a fake test binary."""
+    SANITIZER = """import subprocess, sys
+binary, test_filter = sys.argv[-2], sys.argv[-1]
+report = "REPORT" in open(binary).read()
+if report:
+    print("========= Invalid __global__ read of size 4 bytes")
+    print("=========     at k()+0x10 in /x/chapters/01-sum-of-squares/exercise/step3_interleaved.cu:30")
+    sys.exit(99)
+sys.exit(subprocess.run([binary, test_filter]).returncode)
+"""
+
+    def check(self, binary_body, tool="memcheck"):
+        with tempfile.TemporaryDirectory() as tmp:
+            sanitizer = fake_program(tmp, "compute-sanitizer", self.SANITIZER)
+            binary = fake_program(tmp, "test-sum-of-squares-gpu", binary_body)
+            steps = ROOT / "chapters" / "01-sum-of-squares" / "steps.json"
+            with replaced(course.sanitizer_check, find_sanitizer=lambda: str(sanitizer)), \
+                    replaced(os, environ={k: v for k, v in os.environ.items()
+                                          if k != "COURSE_UNDER_SANITIZER"}):
+                return printed(course.sanitizer_check.main,
+                               [tool, str(binary), "--steps", str(steps)])
+
+    FAILS = ('import sys\nprint("[  FAILED  ] Exercise/SumOfSquaresStep.MatchesCpuExactly/'
+             'step3_interleaved_n33, where GetParam() = 1")\nsys.exit(1)\n')
+
+    def test_failing_tests_without_a_report_are_skipped_with_the_reason(self):
+        code, out = self.check(self.FAILS)
+        self.assertEqual(code, course.sanitizer_check.SKIP)
+        self.assertIn("SKIP: memcheck: skipped (fix the failing test first): "
+                      "Exercise/SumOfSquaresStep.MatchesCpuExactly/step3_interleaved_n33 fails",
+                      out)
+
+    def test_a_report_still_fails(self):
+        code, out = self.check("# REPORT\nimport sys\nsys.exit(1)\n")
+        self.assertEqual(code, 1)
+        self.assertIn("at exercises/01-sum-of-squares/step3_interleaved.cu:30", out)
+
+    def test_tests_that_fail_only_under_the_tool_fail(self):
+        # (the plain run of the same tests passes: a fake that says so)
+        with replaced(course.sanitizer_check, failing_tests_without_sanitizer=lambda *a: None):
+            code, out = self.check("import sys\nsys.exit(1)\n")
+        self.assertEqual(code, 1)
+        self.assertIn("pass without memcheck and fail under it", out)
+
+    def test_clean_tests_pass(self):
+        code, out = self.check("import sys\nsys.exit(0)\n")
+        self.assertEqual(code, 0)
+        self.assertIn("memcheck: no report", out)
+
+    def test_gtest_failure_lines_give_the_test_names(self):
+        output = ("[  FAILED  ] A/B.c/0, where GetParam() = 3\n[  FAILED  ] D.e\n"
+                  "[  FAILED  ] 2 tests, listed below:\n[  FAILED  ] A/B.c/0, where ...\n")
+        self.assertEqual(course.sanitizer_check.failed_test_names(output), ["A/B.c/0", "D.e"])
+
+
+class ListFromState(unittest.TestCase):
+    """./course list reads what ./course test recorded: no build, no test run, no GPU."""
+
+    def run_list(self, tmp, started):
+        with replaced(course, BUILD=Path(tmp), build=must_not_run, run_step_tests=must_not_run,
+                      run_step_sanitizers=must_not_run, ensure_configured=must_not_run,
+                      is_started=lambda step: step.id in started):
+            return printed(course.command_list)[1]
+
+    def test_states_come_from_the_last_test_run(self):
+        _, step1 = course.resolve("01.1")
+        _, step2 = course.resolve("01.2")
+        with tempfile.TemporaryDirectory() as tmp:
+            with replaced(course, BUILD=Path(tmp)):
+                course.record_verdict(step1, True, course.file_stamps(step1))
+                course.record_verdict(step2, False, course.file_stamps(step2))
+                state = json.loads((Path(tmp) / course.STATE_FILE).read_text())
+            self.assertEqual(state["steps"]["01.1"]["verdict"], "pass")
+            self.assertIn("exercises/01-sum-of-squares/step1_one_thread.cu",
+                          state["steps"]["01.1"]["files"])
+            out = self.run_list(tmp, {"01.1", "01.2", "01.3"})
+        self.assertRegex(out, r"01\.0 +not started +pointer chase")
+        self.assertRegex(out, r"01\.1 +passing +one thread\n")
+        self.assertRegex(out, r"01\.2 +failing +many threads")
+        self.assertRegex(out, r"01\.3 +not tested yet +interleaved")
+        self.assertIn("Next: 01.0", out)
+
+    def test_a_file_saved_after_the_run_makes_the_result_older_than_it(self):
+        _, step = course.resolve("01.1")
+        stamps = course.file_stamps(step)
+        older = {name: stamp - 1 for name, stamp in stamps.items()}
+        with tempfile.TemporaryDirectory() as tmp:
+            with replaced(course, BUILD=Path(tmp)):
+                course.record_verdict(step, True, older)
+            out = self.run_list(tmp, {"01.1"})
+        self.assertRegex(out, r"01\.1 +passing +one thread  \(older than "
+                              r"exercises/01-sum-of-squares/step1_one_thread.cu\)")
+
+    def test_no_state_file_means_not_tested_yet(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = self.run_list(str(Path(tmp) / "never-built"), {"02.1"})
+        self.assertRegex(out, r"02\.1 +not tested yet")
+        self.assertIn("Next: 01.0", out)
+
+    def test_a_broken_state_file_is_ignored(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            (Path(tmp) / course.STATE_FILE).write_text("{not json")
+            out = self.run_list(tmp, {"01.0"})
+        self.assertRegex(out, r"01\.0 +not tested yet")
+
+    def test_test_records_each_steps_verdict_with_the_files_it_judged(self):
+        results = [{"name": "x", "passed": True, "skipped": False, "message": ""},
+                   {"name": "y", "passed": False, "skipped": True, "message": "no tensor cores"}]
+        with tempfile.TemporaryDirectory() as tmp:
+            with replaced(course, BUILD=Path(tmp), build=lambda targets: None,
+                          run_step_tests=lambda step: results,
+                          run_step_sanitizers=lambda step: []):
+                code, out = printed(course.command_test, "01.4")
+                record = course.read_state()["01.4"]
+        self.assertEqual(code, 0)
+        self.assertEqual(record["verdict"], "pass")
+        _, step = course.resolve("01.4")
+        self.assertEqual(record["files"], course.file_stamps(step))
+
+
+class SolutionUnlock(unittest.TestCase):
+    def test_the_same_pass_rule_as_test_skipped_checks_included(self):
+        results = [{"name": "x", "passed": True, "skipped": False, "message": ""},
+                   {"name": "y", "passed": False, "skipped": True, "message": "needs sm_80"}]
+        with tempfile.TemporaryDirectory() as tmp:
+            with replaced(course, BUILD=Path(tmp), build=lambda targets: None,
+                          run_step_tests=lambda step: results,
+                          run_step_sanitizers=lambda step: []):
+                code, out = printed(course.command_solution, "02.2", False)
+        self.assertEqual(code, 0)
+        self.assertIn("ceil_div", out)
+
+    def test_a_recorded_pass_of_the_same_files_is_reused(self):
+        _, step = course.resolve("02.2")
+        with tempfile.TemporaryDirectory() as tmp:
+            with replaced(course, BUILD=Path(tmp)):
+                course.record_verdict(step, True, course.file_stamps(step))
+            with replaced(course, BUILD=Path(tmp), build=must_not_run,
+                          run_step_tests=must_not_run):
+                code, out = printed(course.command_solution, "02.2", False)
+        self.assertEqual(code, 0)
+        self.assertIn("ceil_div", out)
+
+    def test_a_failing_step_keeps_it_hidden_and_says_why(self):
+        failing = [{"name": "x", "passed": False, "skipped": False, "message": "Expected 3"}]
+        with tempfile.TemporaryDirectory() as tmp:
+            with replaced(course, BUILD=Path(tmp), build=lambda targets: None,
+                          run_step_tests=lambda step: failing):
+                with self.assertRaises(course.CourseError):
+                    printed(course.command_solution, "02.2", False)
+                self.assertEqual(course.read_state()["02.2"]["verdict"], "fail")
+
+
+class StepFilters(unittest.TestCase):
+    LISTING = """Exercise/SumOfSquaresStep.
+  MatchesCpuExactly/step1_one_thread_n33  # GetParam() = 4-byte object <...>
+  MatchesCpuExactly/step2_chunks_n33  # GetParam() = 4-byte object <...>
+Exercise/SumOfSquaresLaunch.
+  AnyBlockSize/step5_block_reduction_b16
+Solution/SumOfSquaresStep.
+  MatchesCpuExactly/step1_one_thread_n33
+Exercise/Typed/0.  # TypeParam = int
+  DISABLED_Slow
+  Works
+DISABLED_Exercise/Off.
+  Never
+"""
+
+    def test_the_list_gives_full_names_without_disabled_tests(self):
+        self.assertEqual(check_step_filters.parse_test_list(self.LISTING), [
+            "Exercise/SumOfSquaresStep.MatchesCpuExactly/step1_one_thread_n33",
+            "Exercise/SumOfSquaresStep.MatchesCpuExactly/step2_chunks_n33",
+            "Exercise/SumOfSquaresLaunch.AnyBlockSize/step5_block_reduction_b16",
+            "Solution/SumOfSquaresStep.MatchesCpuExactly/step1_one_thread_n33",
+            "Exercise/Typed/0.Works"])
+
+    def test_gtest_filter_semantics(self):
+        match = check_step_filters.filter_matches
+        self.assertTrue(match("Exercise/A.*", "Exercise/A.b/c_1"))
+        self.assertTrue(match("X.*:Exercise/?.b*", "Exercise/A.b/c"))
+        self.assertFalse(match("Exercise/A.b", "Exercise/A.bc"))
+        self.assertFalse(match("Exercise/*-*step2*", "Exercise/A.step2_x"))
+        self.assertTrue(match("-*step2*", "Exercise/A.step1_x"))
+        self.assertTrue(match("Exercise/[a].*", "Exercise/[a].x"))  # no character classes
+
+    def test_a_test_in_no_steps_filter_and_a_filter_without_test_are_named(self):
+        tests = check_step_filters.parse_test_list(self.LISTING)
+        steps = [{"step": 1, "tests": {"gpu": "Exercise/SumOfSquaresStep.*/step1_*"}},
+                 {"step": 2, "tests": {"gpu": "Exercise/SumOfSquaresStep.*/step2_*"},
+                  "sanitize": {"tools": ["memcheck"], "tests": {"gpu": "NoSuch.Test"}}},
+                 {"step": 5, "tests": {"gpu": "Exercise/SumOfSquaresStep.*/step5_*"}}]
+        found = "\n".join(check_step_filters.problems(steps, {"gpu": tests}))
+        self.assertIn("Exercise/SumOfSquaresLaunch.AnyBlockSize/step5_block_reduction_b16 is in "
+                      "the exercise suite but in no step's filter", found)
+        self.assertIn("Exercise/Typed/0.Works is in the exercise suite", found)
+        self.assertIn("step 5's filter 'Exercise/SumOfSquaresStep.*/step5_*' matches no test",
+                      found)
+        self.assertIn("step 2's sanitizer filter 'Exercise/NoSuch.Test' matches no test", found)
+        self.assertNotIn("Solution/", found)
+        self.assertNotIn("step1_one_thread", found)
+        steps[2]["tests"]["gpu"] = "Exercise/SumOfSquaresLaunch.*:Exercise/Typed/*"
+        steps[1]["sanitize"]["tests"]["gpu"] = "SumOfSquaresStep.MatchesCpuExactly/step2_*"
+        self.assertEqual(check_step_filters.problems(steps, {"gpu": tests}), [])
+
+    def test_the_script_lists_each_binarys_tests(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            gpu = fake_program(tmp, "test-x-gpu", "import sys\nassert sys.argv[1:] == "
+                               "['--gtest_list_tests']\nprint('Exercise/A.\\n  b_step1\\n"
+                               "  b_step2')\n")
+            host = fake_program(tmp, "test-x-host", "print('Host.\\n  works')\n")
+            steps = Path(tmp) / "steps.json"
+            steps.write_text(json.dumps({"steps": [
+                {"step": 1, "tests": {"test-x-gpu": "Exercise/A.*step1"}}]}))
+            code, out = printed(check_step_filters.main, [str(steps), str(gpu), str(host)])
+            self.assertEqual(code, 1)
+            self.assertIn("FAIL: test-x-gpu: Exercise/A.b_step2 is in the exercise suite", out)
+            steps.write_text(json.dumps({"steps": [
+                {"step": 1, "tests": {"test-x-gpu": "Exercise/A.*step1"}},
+                {"step": 2, "tests": {"test-x-gpu": "Exercise/A.*step2"}}]}))
+            code, out = printed(check_step_filters.main, [str(steps), str(gpu), str(host)])
+            self.assertEqual(code, 0, out)
 
 
 class Profiler(unittest.TestCase):

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Proves on a GPU that every step stands alone: for each step S of a chapter,
+  - the shipped exercise with ONLY step S's TODOs done (the reference code) passes
+    `./course test NN.S`, whatever the other steps' TODOs hold (still open);
+  - the shipped exercise fails `./course test NN.S`.
+It prints one row a step and exits 1 if any step does not stand alone. The exercise files are
+restored afterwards, whatever happens.
+
+usage (from the repository root, on a GPU machine, with a configured build/; see README.md):
+    tools/check_steps_alone.py [CHAPTER ...]      e.g. 03 06 (default: every chapter)
+    tools/check_steps_alone.py --verbose 03       also print what ./course test said
+"""
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import fill_todos  # noqa: E402
+
+
+def check_chapter(chapter, verbose):
+    rows = []
+    for step in fill_todos.steps_of(chapter):
+        step_id = f"{chapter[:2]}.{step['step']}"
+        shipped_rc, shipped_out, shipped_s = fill_todos.judge(chapter, {}, step_id)
+        files = {f: fill_todos.filled_text(chapter, f, step["step"]) for f in step["files"]}
+        alone_rc, alone_out, alone_s = fill_todos.judge(chapter, files, step_id)
+        ok = alone_rc == 0 and shipped_rc != 0
+        rows.append(ok)
+        first_line = next((l.strip() for l in shipped_out.splitlines()
+                           if l.strip().startswith(("FAIL", "PASS", "course:"))), "")
+        print(f"{step_id:<6} {'PASS' if alone_rc == 0 else 'FAIL':<6} ({alone_s:4.0f} s)   "
+              f"{'FAIL' if shipped_rc else 'PASS':<6} ({shipped_s:4.0f} s)   "
+              f"{'ok' if ok else 'DOES NOT STAND ALONE'}   shipped: {first_line[:80]}",
+              flush=True)
+        if verbose or alone_rc != 0:
+            print("   --- with only its own TODOs done:\n   " + alone_out.replace("\n", "\n   "))
+        if verbose or shipped_rc == 0:
+            print("   --- as shipped:\n   " + shipped_out.replace("\n", "\n   "))
+    return rows
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("chapters", nargs="*", help="chapter numbers (default: all)")
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args(argv)
+    chapters = sorted(p.parent.name for p in (fill_todos.ROOT / "chapters").glob("*/steps.json"))
+    chapters = [c for c in chapters if not args.chapters or
+                any(c.startswith(n.zfill(2)) for n in args.chapters)]
+    print(f"{'step':<6} {'alone':<6} {'':8}   {'shipped':<6} {'':8}")
+    results = []
+    for chapter in chapters:
+        results += check_chapter(chapter, args.verbose)
+    bad = results.count(False)
+    print(f"{len(results) - bad} steps stand alone, {bad} do not")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

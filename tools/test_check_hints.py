@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Unit tests of check_hints.py (standard library only)."""
+import contextlib
+import io
+import json
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import check_hints  # noqa: E402
+
+HINT = "At s = 16, which banks do threads 0 and 1 hit? Write down index and (index * 4) % 128."
+README = """\
+# Chapter 01: x
+
+## Step 1: the kernel
+
+Thread `t` reads `index = 2 * s * t`.
+
+**Stuck?** `./course hint 01.1` asks the question to think about.
+"""
+
+
+def fake_repo(tmp, hint=HINT, readme=README, steps=None):
+    """A repository with one chapter, 01-x, whose step 1 has the given hint."""
+    chapter = Path(tmp) / "chapters" / "01-x"
+    chapter.mkdir(parents=True)
+    if steps is None:
+        steps = [{"step": 1, "title": "the kernel", "files": ["k.cu"], "tests": {}, "hint": hint}]
+    (chapter / "steps.json").write_text(json.dumps({"title": "x", "benchmark": "b",
+                                                    "steps": steps}, indent=2))
+    (chapter / "README.md").write_text(readme)
+    return tmp
+
+
+def run(root):
+    """check_hints' exit status and printed output for the repository at root."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = check_hints.main(["--root", str(root)])
+    return status, out.getvalue()
+
+
+class Normalise(unittest.TestCase):
+    def test_ignores_case_backticks_emphasis_and_line_breaks(self):
+        self.assertEqual(check_hints.normalise("Which `int`\n  is *before*?"),
+                         "which int is before?")
+
+
+class Check(unittest.TestCase):
+    def test_accepts_a_question_in_steps_json_and_a_pointer_in_the_readme(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = run(fake_repo(tmp))
+            self.assertEqual(status, 0, out)
+            self.assertTrue(out.startswith("ok: 1 steps in 1 chapters"), out)
+
+    def test_rejects_a_missing_or_empty_hint(self):
+        for steps in ([{"step": 1, "title": "t", "files": [], "tests": {}}],
+                      [{"step": 1, "title": "t", "files": [], "tests": {}, "hint": "  "}]):
+            with self.subTest(steps=steps), tempfile.TemporaryDirectory() as tmp:
+                status, out = run(fake_repo(tmp, steps=steps))
+                self.assertEqual(status, 1)
+                self.assertIn("01-x step 01.1: steps.json has no hint", out)
+
+    def test_rejects_a_hint_that_asks_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = run(fake_repo(tmp, hint="Use index * 4 % 128."))
+            self.assertEqual(status, 1)
+            self.assertIn("01-x step 01.1: the hint asks no question", out)
+
+    def test_rejects_a_hint_paragraph_in_the_readme(self):
+        readme = README + "\n**Hint:** think about the banks.\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = run(fake_repo(tmp, readme=readme))
+            self.assertEqual(status, 1)
+            self.assertIn("README.md:9 has a hint paragraph", out)
+
+    def test_rejects_the_hint_copied_into_the_readme_in_markdown(self):
+        readme = README + ("\nAt s = 16, which banks do threads 0 and 1 hit? Write down\n"
+                           "`index` and `(index * 4) % 128`.\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = run(fake_repo(tmp, readme=readme))
+            self.assertEqual(status, 1)
+            self.assertIn("01-x step 01.1: chapters/01-x/README.md repeats the step's hint", out)
+
+    def test_rejects_one_sentence_of_the_hint_copied_into_the_readme(self):
+        readme = README + "\nWhich banks do *threads 0 and 1* hit? Write down `index`.\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            hint = "Think of s = 16. Which banks do threads 0 and 1 hit? Then write down why."
+            status, out = run(fake_repo(tmp, hint=hint, readme=readme))
+            self.assertEqual(status, 1)
+            self.assertIn("repeats a sentence of the step's hint, 'which banks do threads 0 "
+                          "and 1 hit?'", out)
+
+    def test_rejects_a_pointer_to_a_step_that_does_not_exist(self):
+        readme = README.replace("./course hint 01.1", "./course hint 01.7")
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = run(fake_repo(tmp, readme=readme))
+            self.assertEqual(status, 1)
+            self.assertIn("points at ./course hint 01.7, which is not a step", out)
+
+    def test_rejects_a_chapter_without_steps_json(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake_repo(tmp)
+            (Path(tmp) / "chapters" / "02-y").mkdir()
+            status, out = run(tmp)
+            self.assertEqual(status, 1)
+            self.assertIn("02-y: no steps.json", out)
+
+
+if __name__ == "__main__":
+    unittest.main()
