@@ -65,7 +65,7 @@ class Workspace {
 };
 
 // CPU references, shared by the tests and the benchmark's validation.
-// x*x exactly (widened before the multiply), as the device's square() computes it.
+// x*x exactly, as the device's square() computes it.
 std::uint64_t cpu_square(int x);
 // The exact answer every step must give: sum of x*x modulo 2^64.
 std::uint64_t cpu_sum_of_squares(const std::vector<int>& input);

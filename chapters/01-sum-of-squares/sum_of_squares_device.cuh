@@ -5,8 +5,8 @@
 
 namespace sum_of_squares {
 
-// x*x exactly: the int is widened BEFORE the multiply (an int*int product overflows as soon as
-// |x| > 46340), then reinterpreted as unsigned so that sums wrap modulo 2^64 (defined behaviour).
+// x*x exactly, as an unsigned 64-bit number: sums of squares then wrap modulo 2^64, which
+// unsigned arithmetic defines (and the tests expect).
 __device__ __forceinline__ unsigned long long square(int x) {
   const long long wide = x;
   return static_cast<unsigned long long>(wide * wide);

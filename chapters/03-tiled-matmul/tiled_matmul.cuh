@@ -10,14 +10,20 @@ namespace tiled_matmul {
 // the inner loop are sized at compile time).
 inline constexpr int kTileWidths[] = {8, 16, 32};
 
-// Shared argument checks (std::invalid_argument): the matrices as in chapter 02, a tile width
-// from kTileWidths, and Width a multiple of it.
-void check_arguments(const char* function, const float* M, const float* N, const float* P,
-                     int width, int tile_width);
+// The steps of the kernel: 1 loads the tiles, 2 adds their products between two barriers.
+inline constexpr int kStepCount = 2;
 
-#define TILED_MATMUL_DECLARE_STEPS                                                  \
-  /* Steps 1 and 2: P = M x N in phases of TILE_WIDTH x TILE_WIDTH shared tiles. */ \
-  void matmul(const float* M, const float* N, float* P, int width, int tile_width);
+// Shared argument checks (std::invalid_argument): the matrices as in chapter 02, a tile width
+// from kTileWidths, Width a multiple of it, and only_step 0 or a step number.
+void check_arguments(const char* function, const float* M, const float* N, const float* P,
+                     int width, int tile_width, int only_step = 0);
+
+// Steps 1 and 2: P = M x N in phases of TILE_WIDTH x TILE_WIDTH shared tiles. only_step 0 runs
+// every piece of the kernel as written in that file; only_step S (the tests of step S) runs
+// step S's piece with the other steps' pieces ready-made (tiled_matmul_device.cuh).
+#define TILED_MATMUL_DECLARE_STEPS                                                 \
+  void matmul(const float* M, const float* N, float* P, int width, int tile_width, \
+              int only_step = 0);
 
 namespace solution {
 TILED_MATMUL_DECLARE_STEPS

@@ -8,8 +8,14 @@
 namespace tiled_matmul {
 
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
-                     int width, int tile_width) {
+                     int width, int tile_width, int only_step) {
   naive_matmul::check_matrices(function, M, N, P, width);  // the same rules as chapter 02
+  if (only_step < 0 || only_step > kStepCount) {
+    throw std::invalid_argument(std::string(function) + ": only_step must be 0 (every piece of "
+                                "the kernel as written) or a step from 1 to " +
+                                std::to_string(kStepCount) + ", got " +
+                                std::to_string(only_step));
+  }
   bool known = false;
   for (int t : kTileWidths) known |= t == tile_width;
   if (!known) {

@@ -17,15 +17,24 @@ inline constexpr int kTileWidths[] = {2, 8, 16, 32};
 // 46340 by the 2^31 element limit); with tile width 2 it is 131070 rows.
 constexpr int max_rows(int tile_width) { return course::kMaxGridDimY * tile_width; }
 
+// Steps 1-3 are the pieces of one kernel (matmul): guarded M loads, guarded N loads, guarded
+// store. Step 4 is a kernel of its own (matmul_rectangular).
+inline constexpr int kSquareStepCount = 3;
+
 // Shared argument checks (std::invalid_argument with what to pass instead): sizes of at least
 // 1, every matrix's element count below 2^31 (the kernels index with int), non-null pointers,
-// a tile width from kTileWidths, and at most max_rows(tile_width) rows.
+// a tile width from kTileWidths, at most max_rows(tile_width) rows, and only_step 0 or a step
+// of the square kernel.
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
-                     int m, int k, int n, int tile_width);
+                     int m, int k, int n, int tile_width, int only_step = 0);
 
+// matmul's only_step 0 runs every piece of the kernel as written in square_any_width.cu;
+// only_step S (the tests of step S) runs step S's piece with the other steps' pieces ready-made
+// (boundary_tiled_matmul_device.cuh).
 #define BOUNDARY_TILED_MATMUL_DECLARE_STEPS                                                    \
   /* Steps 1-3: P = M x N for any Width: guarded M loads, guarded N loads, guarded store. */  \
-  void matmul(const float* M, const float* N, float* P, int width, int tile_width);           \
+  void matmul(const float* M, const float* N, float* P, int width, int tile_width,            \
+              int only_step = 0);                                                              \
   /* Step 4: P (m x n) = M (m x k) x N (k x n), all three sizes arbitrary. */                 \
   void matmul_rectangular(const float* M, const float* N, float* P, int m, int k, int n,      \
                           int tile_width);

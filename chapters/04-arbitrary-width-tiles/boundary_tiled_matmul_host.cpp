@@ -16,8 +16,13 @@ namespace {
 }  // namespace
 
 void check_arguments(const char* function, const float* M, const float* N, const float* P,
-                     int m, int k, int n, int tile_width) {
+                     int m, int k, int n, int tile_width, int only_step) {
   course::matmul::check_operands(function, M, N, P, {m, k, n});
+  if (only_step < 0 || only_step > kSquareStepCount) {
+    reject(function, "only_step must be 0 (every piece of the kernel as written) or a step from "
+                     "1 to " + std::to_string(kSquareStepCount) + ", got " +
+                         std::to_string(only_step));
+  }
   bool known = false;
   for (int t : kTileWidths) known |= t == tile_width;
   if (!known) {

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 01-sum-of-squares:exercise
+//   ./course test 01.0
+// (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
 // (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
 // Step 0: how long does ONE global-memory load take?
 // A single thread follows a random cycle through next[]: every load needs the previous load's

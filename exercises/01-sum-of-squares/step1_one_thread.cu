@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 01-sum-of-squares:exercise
+//   ./course test 01.1
+// (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
 // (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
 // Step 1: one thread, <<<1, 1>>>, loops over all n elements.
 // The loads of different iterations do not depend on each other, but one thread can keep only
@@ -15,7 +16,8 @@ namespace {
 __global__ void one_thread_kernel(const int* input, std::size_t n, unsigned long long* partials,
                                   unsigned long long* block_cycles) {
   const long long start = clock64();
-  // TODO: add square(input[i]) for every i in [0, n) and store the total in partials[0].
+  // TODO: add square(input[i]) for every i in [0, n) and store the exact total (modulo 2^64)
+  //       in partials[0].
   course::record_block_cycles(start, block_cycles);
 }
 

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 01-sum-of-squares:exercise
+//   ./course test 01.2
+// (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
 // (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
 // Step 2: one block of many threads; thread t sums its own contiguous chunk
 // [t * chunk, (t + 1) * chunk), and the host adds the `threads` partial sums.
@@ -7,6 +8,7 @@
 // warp: neighbouring threads read words `chunk` ints apart, so each of the 32 loads touches its
 // own 32-byte sector. The accesses are uncoalesced; most of every sector fetched is wasted.
 #include "course/errors.hpp"
+#include "course/math.hpp"
 #include "sum_of_squares.cuh"
 #include "sum_of_squares_device.cuh"
 
@@ -18,9 +20,10 @@ __global__ void contiguous_chunks_kernel(const int* input, std::size_t n,
                                          unsigned long long* partials,
                                          unsigned long long* block_cycles) {
   const long long start = clock64();
-  // TODO: thread t sums the squares of its chunk: chunk = ceil(n / blockDim.x) elements from
-  //       t * chunk on, stopping at n. Store the sum in partials[t] (every thread, even one
-  //       whose chunk is empty).
+  // TODO: thread t sums the squares of its own contiguous chunk of the input. Every thread's
+  //       chunk has the same length, rounded up so that the chunks together cover all n
+  //       elements (course::ceil_div works in a kernel too); nothing at or past n is read.
+  //       Thread t stores its sum in partials[t].
   course::record_block_cycles(start, block_cycles);
 }
 

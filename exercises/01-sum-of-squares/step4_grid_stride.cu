@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 01-sum-of-squares:exercise
+//   ./course test 01.4
+// (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
 // (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
 // Step 4: many blocks, one grid-stride loop: global thread g reads g, g + G, g + 2G, ...
 // (G = gridDim.x * blockDim.x, all threads of the grid).
@@ -17,9 +18,9 @@ namespace {
 __global__ void grid_stride_kernel(const int* input, std::size_t n, unsigned long long* partials,
                                    unsigned long long* block_cycles) {
   const long long start = clock64();
-  // TODO: compute this thread's global index g and the grid's thread count G (use std::size_t:
-  //       blocks * threads can pass 2^31). Add the squares of g, g + G, ... (while below n) and
-  //       store the sum in partials[g].
+  // TODO: compute this thread's global index g and the number of threads in the whole grid G,
+  //       both right for every grid the launcher accepts. Add the squares of elements g,
+  //       g + G, g + 2G, ... (while below n) and store the sum in partials[g].
   course::record_block_cycles(start, block_cycles);
 }
 

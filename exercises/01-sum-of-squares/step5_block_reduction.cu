@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 01-sum-of-squares:exercise
+//   ./course test 01.5
+// (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
 // (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
 // Step 5: as step 4, then each block adds its threads' sums in shared memory, as a tree:
 // half the threads add the other half's values, then a quarter, ..., until thread 0 holds the

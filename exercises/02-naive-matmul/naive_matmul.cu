@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 02-naive-matmul:exercise
+//   ./course test 02.1   (and 02.2: this file's steps, one at a time)
+// (or: meson test -C build --suite 02-naive-matmul:exercise --print-errorlogs)
 // (generated from solutions/02-naive-matmul/ by tools/sync_exercises.py)
 // Naive matrix multiplication (PMPP 3.4 / 4.x): one thread per element of P.
 // Thread (tx, ty) of block (bx, by) computes P[Row][Col], Row = by * blockDim.y + ty,
@@ -15,9 +16,10 @@ namespace naive_matmul::exercise {
 namespace {
 
 __global__ void matmul_kernel(const float* M, const float* N, float* P, int Width) {
-  // TODO (step 1): compute Row from the y indices and Col from the x indices. If both are
-  //       inside the matrix, add up M[Row * Width + k] * N[k * Width + Col] over k and store
-  //       the sum in P[Row * Width + Col]. Threads outside the matrix do nothing.
+  // TODO (step 1): this thread's element of P is (Row, Col), Row from the y indices and Col
+  //       from the x indices. Store there the inner product of row Row of M and column Col of
+  //       N (all three row-major). A thread whose element lies outside the matrix neither
+  //       reads nor writes.
 }
 
 }  // namespace
@@ -34,7 +36,7 @@ LaunchConfig launch_config(int width, int block_side) {
   check_block_side("launch_config", block_side);
   LaunchConfig config;
   // TODO (step 2): blocks of block_side x block_side threads (x: columns, y: rows), and
-  //       enough blocks in x and in y to cover all Width columns and rows (course::ceil_div).
+  //       just enough blocks in x and in y to cover all Width columns and rows.
   return config;
 }
 

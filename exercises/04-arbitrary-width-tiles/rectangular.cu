@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 04-arbitrary-width-tiles:exercise
+//   ./course test 04.4
+// (or: meson test -C build --suite 04-arbitrary-width-tiles:exercise --print-errorlogs)
 // (generated from solutions/04-arbitrary-width-tiles/ by tools/sync_exercises.py)
 // Step 4: rectangular matrices. P (m x n) = M (m x k) x N (k x n), each size arbitrary.
 // The square kernel's three guards, each against the right dimension: a row of M or P is

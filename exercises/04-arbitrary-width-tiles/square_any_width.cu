@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 04-arbitrary-width-tiles:exercise
+//   ./course test 04.1   (and 04.2, 04.3: this file's steps, one at a time)
+// (or: meson test -C build --suite 04-arbitrary-width-tiles:exercise --print-errorlogs)
 // (generated from solutions/04-arbitrary-width-tiles/ by tools/sync_exercises.py)
 // Steps 1-3: the tiled kernel of chapter 03 for ANY Width (PMPP 5.5).
 // With Width not a multiple of TILE_WIDTH the last tile of each row and column sticks out of
@@ -8,6 +9,7 @@
 // and writes 0.0 when it is outside: a zero adds nothing to the inner product. The store is
 // guarded too: threads outside P compute garbage and must not write it.
 #include "boundary_tiled_matmul.cuh"
+#include "boundary_tiled_matmul_device.cuh"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 
@@ -15,7 +17,36 @@ namespace boundary_tiled_matmul::exercise {
 
 namespace {
 
+// Step 1: this thread's element of phase ph's tile of M.
 template <int TILE_WIDTH>
+__device__ __forceinline__ void load_m_tile(const float* M, float (&Mds)[TILE_WIDTH][TILE_WIDTH],
+                                            int Row, int ph, int Width) {
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  // TODO (step 1): put this thread's element of phase ph's M tile in Mds[ty][tx], as in
+  //       chapter 03, but 0.0f when that element lies outside M (its row or its column past
+  //       the edge): never read M there.
+}
+
+// Step 2: this thread's element of phase ph's tile of N.
+template <int TILE_WIDTH>
+__device__ __forceinline__ void load_n_tile(const float* N, float (&Nds)[TILE_WIDTH][TILE_WIDTH],
+                                            int Col, int ph, int Width) {
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  // TODO (step 2): put this thread's element of phase ph's N tile in Nds[ty][tx], as in
+  //       chapter 03, but 0.0f when that element lies outside N: never read N there.
+}
+
+// Step 3: this thread's result into P.
+__device__ __forceinline__ void store_result(float* P, float Pvalue, int Row, int Col,
+                                             int Width) {
+  // TODO (step 3): store Pvalue as element (Row, Col) of P, only if that element lies inside P.
+}
+
+// ONLY_STEP 0: every piece above is yours (the benchmark's kernel). The tests also run each
+// step alone (ONLY_STEP = S): your piece of step S, the other steps' from
+// boundary_tiled_matmul_device.cuh, and for steps 1 and 2 the tile you load filled with NaN
+// before your load.
+template <int TILE_WIDTH, int ONLY_STEP>
 __global__ void any_width_kernel(const float* M, const float* N, float* P, int Width) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];
   __shared__ float Nds[TILE_WIDTH][TILE_WIDTH];
@@ -25,34 +56,53 @@ __global__ void any_width_kernel(const float* M, const float* N, float* P, int W
   float Pvalue = 0.0f;
   const int phases = (Width + TILE_WIDTH - 1) / TILE_WIDTH;  // the last one may be partial
   for (int ph = 0; ph < phases; ++ph) {
-    // TODO (step 1): load Mds[ty][tx] from row Row, column ph * TILE_WIDTH + tx of M, but only
-    //       if both are inside the matrix; otherwise store 0.0f.
-    // TODO (step 2): load Nds[ty][tx] from row ph * TILE_WIDTH + ty, column Col of N, but only
-    //       if both are inside the matrix; otherwise store 0.0f.
+    if constexpr (ONLY_STEP == 1) poison_tile(Mds);
+    if constexpr (ONLY_STEP == 2) poison_tile(Nds);
+    if constexpr (yours(ONLY_STEP, 1)) {
+      load_m_tile(M, Mds, Row, ph, Width);
+    } else {
+      ready_made::load_m_tile(M, Mds, Row, ph, Width);
+    }
+    if constexpr (yours(ONLY_STEP, 2)) {
+      load_n_tile(N, Nds, Col, ph, Width);
+    } else {
+      ready_made::load_n_tile(N, Nds, Col, ph, Width);
+    }
     __syncthreads();
 #pragma unroll
     for (int k = 0; k < TILE_WIDTH; ++k) Pvalue += Mds[ty][k] * Nds[k][tx];
     __syncthreads();
   }
-  // TODO (step 3): store Pvalue in P[Row * Width + Col], only if the element is inside P.
+  if constexpr (yours(ONLY_STEP, 3)) {
+    store_result(P, Pvalue, Row, Col, Width);
+  } else {
+    ready_made::store_result(P, Pvalue, Row, Col, Width);
+  }
 }
 
 template <int TILE_WIDTH>
-void launch(const float* M, const float* N, float* P, int width) {
+void launch(const float* M, const float* N, float* P, int width, int only_step) {
   const unsigned tiles = course::ceil_div(width, TILE_WIDTH);  // rounded up: partial tiles too
-  any_width_kernel<TILE_WIDTH><<<dim3(tiles, tiles), dim3(TILE_WIDTH, TILE_WIDTH)>>>(M, N, P, width);
+  const dim3 grid(tiles, tiles), block(TILE_WIDTH, TILE_WIDTH);
+  switch (only_step) {
+    case 1: any_width_kernel<TILE_WIDTH, 1><<<grid, block>>>(M, N, P, width); break;
+    case 2: any_width_kernel<TILE_WIDTH, 2><<<grid, block>>>(M, N, P, width); break;
+    case 3: any_width_kernel<TILE_WIDTH, 3><<<grid, block>>>(M, N, P, width); break;
+    default: any_width_kernel<TILE_WIDTH, 0><<<grid, block>>>(M, N, P, width);
+  }
   COURSE_CHECK_LAUNCH("any_width_kernel");
 }
 
 }  // namespace
 
-void matmul(const float* M, const float* N, float* P, int width, int tile_width) {
-  check_arguments("boundary_tiled_matmul::matmul", M, N, P, width, width, width, tile_width);
+void matmul(const float* M, const float* N, float* P, int width, int tile_width, int only_step) {
+  check_arguments("boundary_tiled_matmul::matmul", M, N, P, width, width, width, tile_width,
+                  only_step);
   switch (tile_width) {
-    case 2: return launch<2>(M, N, P, width);
-    case 8: return launch<8>(M, N, P, width);
-    case 16: return launch<16>(M, N, P, width);
-    default: return launch<32>(M, N, P, width);
+    case 2: return launch<2>(M, N, P, width, only_step);
+    case 8: return launch<8>(M, N, P, width, only_step);
+    case 16: return launch<16>(M, N, P, width, only_step);
+    default: return launch<32>(M, N, P, width, only_step);
   }
 }
 

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 05-reduction:exercise
+//   ./course test 05.1
+// (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
 // (generated from solutions/05-reduction/ by tools/sync_exercises.py)
 // Kernel 1: interleaved addressing with divergent branching.
 // Each block copies its blockDim.x elements to shared memory and adds them as a tree: at

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 05-reduction:exercise
+//   ./course test 05.2
+// (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
 // (generated from solutions/05-reduction/ by tools/sync_exercises.py)
 // Kernel 2: interleaved addressing, contiguous threads.
 // Changed from kernel 1: thread tid works on index = 2 * s * tid, so the active threads are

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 05-reduction:exercise
+//   ./course test 05.3
+// (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
 // (generated from solutions/05-reduction/ by tools/sync_exercises.py)
 // Kernel 3: sequential addressing.
 // Changed from kernel 2: the stride starts at blockDim.x / 2 and halves; thread tid adds

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 05-reduction:exercise
+//   ./course test 05.4
+// (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
 // (generated from solutions/05-reduction/ by tools/sync_exercises.py)
 // Kernel 4: first add during load.
 // Changed from kernel 3: each block covers 2 * blockDim.x elements, and every thread loads

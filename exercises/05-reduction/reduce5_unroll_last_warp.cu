@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 05-reduction:exercise
+//   ./course test 05.5
+// (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
 // (generated from solutions/05-reduction/ by tools/sync_exercises.py)
 // Kernel 5: unroll the last warp.
 // Changed from kernel 4: once only 32 threads are active (s <= 32) they are one warp, and the

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 06-warp-reduction:exercise
+//   ./course test 06.2
+// (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
 // (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
 // Step 2: many elements per thread (the classic kernel 7).
 // Changed from step 1: the grid no longer grows with n. It is sized from the GPU (as many

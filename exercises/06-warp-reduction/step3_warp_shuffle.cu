@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 06-warp-reduction:exercise
+//   ./course test 06.3
+// (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
 // (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
 // Step 3: warp shuffles.
 // Changed from step 2: the last warp no longer goes through shared memory. __shfl_down_sync

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 06-warp-reduction:exercise
+//   ./course test 06.4
+// (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
 // (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
 // Step 4: 16-byte loads, several in flight.
 // Changed from step 3: each thread reads its elements as int4 / float4 / double2 vectors, one

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 06-warp-reduction:exercise
+//   ./course test 06.5
+// (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
 // (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
 // Step 5: one launch for the whole reduction.
 // Changed from step 4: no second pass and no host loop. Every block stores its total, then

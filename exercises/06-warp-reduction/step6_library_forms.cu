@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 06-warp-reduction:exercise
+//   ./course test 06.6
+// (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
 // (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
 // Step 6: the library forms of step 3, side by side.
 // Cooperative groups name the threads that cooperate: cg::tiled_partition<32> splits the block

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 07-register-tiled-sgemm:exercise
+//   ./course test 07.1
+// (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
 // (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
 // Step 1: 1D block tiling.
 // Chapter 04's kernel loads two shared-memory values per multiply-add (Mds[ty][k] and

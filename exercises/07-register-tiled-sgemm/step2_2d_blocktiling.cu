@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 07-register-tiled-sgemm:exercise
+//   ./course test 07.2
+// (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
 // (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
 // Step 2: 2D block tiling.
 // Changed from step 1: each thread computes an 8 x 8 tile of P in registers, not a column of 8.

@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 07-register-tiled-sgemm:exercise
+//   ./course test 07.4
+// (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
 // (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
 // Step 4: warptiling, three levels of tiles.
 //   block: computes a block_m x block_n tile of P, walking k in block_k slices through shared

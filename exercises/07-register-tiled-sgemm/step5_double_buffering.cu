@@ -1,5 +1,6 @@
 // Exercise file: replace every TODO below with your code. Check it with
-//   meson test -C build --suite 07-register-tiled-sgemm:exercise
+//   ./course test 07.5
+// (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
 // (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
 // Step 5: double buffering (and, in the launcher, padded rows, narrower tiles and split-K).
 // Changed from step 4: two copies of each shared tile. While the warps multiply the tiles of

@@ -4,6 +4,7 @@
 // warp: neighbouring threads read words `chunk` ints apart, so each of the 32 loads touches its
 // own 32-byte sector. The accesses are uncoalesced; most of every sector fetched is wasted.
 #include "course/errors.hpp"
+#include "course/math.hpp"
 #include "sum_of_squares.cuh"
 #include "sum_of_squares_device.cuh"
 
@@ -16,9 +17,10 @@ __global__ void contiguous_chunks_kernel(const int* input, std::size_t n,
                                          unsigned long long* block_cycles) {
   const long long start = clock64();
   // BEGIN SOLUTION
-  // TODO: thread t sums the squares of its chunk: chunk = ceil(n / blockDim.x) elements from
-  //       t * chunk on, stopping at n. Store the sum in partials[t] (every thread, even one
-  //       whose chunk is empty).
+  // TODO: thread t sums the squares of its own contiguous chunk of the input. Every thread's
+  //       chunk has the same length, rounded up so that the chunks together cover all n
+  //       elements (course::ceil_div works in a kernel too); nothing at or past n is read.
+  //       Thread t stores its sum in partials[t].
   const std::size_t chunk = (n + blockDim.x - 1) / blockDim.x;
   const std::size_t begin = threadIdx.x * chunk;
   const std::size_t end = begin + chunk < n ? begin + chunk : n;

@@ -15,9 +15,9 @@ __global__ void grid_stride_kernel(const int* input, std::size_t n, unsigned lon
                                    unsigned long long* block_cycles) {
   const long long start = clock64();
   // BEGIN SOLUTION
-  // TODO: compute this thread's global index g and the grid's thread count G (use std::size_t:
-  //       blocks * threads can pass 2^31). Add the squares of g, g + G, ... (while below n) and
-  //       store the sum in partials[g].
+  // TODO: compute this thread's global index g and the number of threads in the whole grid G,
+  //       both right for every grid the launcher accepts. Add the squares of elements g,
+  //       g + G, g + 2G, ... (while below n) and store the sum in partials[g].
   const std::size_t g = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t grid_threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   unsigned long long sum = 0;

@@ -13,9 +13,10 @@ namespace {
 
 __global__ void matmul_kernel(const float* M, const float* N, float* P, int Width) {
   // BEGIN SOLUTION
-  // TODO (step 1): compute Row from the y indices and Col from the x indices. If both are
-  //       inside the matrix, add up M[Row * Width + k] * N[k * Width + Col] over k and store
-  //       the sum in P[Row * Width + Col]. Threads outside the matrix do nothing.
+  // TODO (step 1): this thread's element of P is (Row, Col), Row from the y indices and Col
+  //       from the x indices. Store there the inner product of row Row of M and column Col of
+  //       N (all three row-major). A thread whose element lies outside the matrix neither
+  //       reads nor writes.
   const int Row = blockIdx.y * blockDim.y + threadIdx.y;
   const int Col = blockIdx.x * blockDim.x + threadIdx.x;
   // The grid is rounded up to whole blocks: the extra threads must neither read nor write.
@@ -44,7 +45,7 @@ LaunchConfig launch_config(int width, int block_side) {
   LaunchConfig config;
   // BEGIN SOLUTION
   // TODO (step 2): blocks of block_side x block_side threads (x: columns, y: rows), and
-  //       enough blocks in x and in y to cover all Width columns and rows (course::ceil_div).
+  //       just enough blocks in x and in y to cover all Width columns and rows.
   config.block = dim3(block_side, block_side);
   const unsigned blocks_per_side = course::ceil_div(width, block_side);
   config.grid = dim3(blocks_per_side, blocks_per_side);

@@ -1,5 +1,6 @@
 #include "sum_of_squares_checks.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 #include "course/compare.hpp"
@@ -175,6 +176,11 @@ std::vector<StepUnderTest> sum_steps(Implementation impl) {
                 "the kernel read that many elements past its end";
   } else {
     diagnosis = diagnose_sum(input, expected, result.sum);
+  }
+  if (diagnosis.empty() && std::all_of(got_partials.begin(), got_partials.end(),
+                                       [](unsigned long long p) { return p == 0; })) {
+    diagnosis = "every partial sum was written, and every one is 0: what the threads added "
+                "never reached partials[] (with this launch configuration: " + step.name + ")";
   }
   if (diagnosis.empty()) {
     Workspace again;

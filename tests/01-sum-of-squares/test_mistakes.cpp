@@ -46,6 +46,14 @@ std::vector<KnownMistake> known_mistakes() {
         },
         [](const std::vector<int>& in) { return per_block_partials(in, 13, 256); }},
        5},
+      // Right for blocks of 32 threads and more: the launch configurations of step 5's tests
+      // (blocks of 1 and 2 threads) are what catch it.
+      {{"drops_partial_warps<<<3, 16>>>", where + "drops_partial_warps.cu",
+        [](const int* in, std::size_t n, Workspace& ws) {
+          return mistakes::drops_partial_warps(in, n, 3, 16, ws);
+        },
+        [](const std::vector<int>& in) { return per_block_partials(in, 3, 16); }},
+       1},
   };
 }
 

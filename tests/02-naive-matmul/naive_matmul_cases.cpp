@@ -28,14 +28,15 @@ course::matmul::MatmulUnderTest kernel_with_correct_grid(Implementation impl, in
           }};
 }
 
-course::matmul::MatmulUnderTest whole_matmul(Implementation impl, int side) {
+course::matmul::MatmulUnderTest config_with_ready_made_kernel(Implementation impl, int side) {
   const std::string block = std::to_string(side) + "x" + std::to_string(side);
-  return {"matmul (" + block + " blocks)", source_file(impl),
+  return {"step 2, launch_config (" + block + " blocks) with the solution's kernel",
+          source_file(impl) + " (launch_config)",
           [impl, side](const float* M, const float* N, float* P, course::matmul::Shape shape) {
             if (impl == Implementation::solution) {
-              solution::matmul(M, N, P, shape.n, side);
+              solution::matmul(M, N, P, shape.n, side);  // its kernel with its launch_config
             } else {
-              exercise::matmul(M, N, P, shape.n, side);
+              solution::launch_kernel(M, N, P, shape.n, exercise::launch_config(shape.n, side));
             }
           }};
 }

@@ -1,6 +1,7 @@
 // GPU tests of chapter 02 against the solution (suite "solution") and the exercise (suite
 // "exercise"): random matrices, every element compared with the double-precision CPU product
-// within the float error bound for Width-term inner products.
+// within the float error bound for Width-term inner products. Each test judges one step, named
+// in the test's name (Step1..., Step2...), with the other step's piece ready-made.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -39,9 +40,10 @@ TEST_P(NaiveMatmul, Step1KernelMatchesCpuWithACorrectGrid) {
                                           Shape::square(width)));
 }
 
-TEST_P(NaiveMatmul, MatchesCpu) {
+TEST_P(NaiveMatmul, Step2LaunchConfigMatchesCpuWithTheSolutionKernel) {
   const auto [impl, side, width] = GetParam();
-  EXPECT_TRUE(course::matmul::matches_cpu(whole_matmul(impl, side), Shape::square(width)));
+  EXPECT_TRUE(course::matmul::matches_cpu(config_with_ready_made_kernel(impl, side),
+                                          Shape::square(width)));
 }
 
 INSTANTIATE_TEST_SUITE_P(Solution, NaiveMatmul,

@@ -12,13 +12,15 @@ namespace {
 
 float dummy[1];
 
-std::string message_of(void (*matmul)(const float*, const float*, float*, int, int), int width,
-                       int tile) {
-  return course::invalid_argument_message([&] { matmul(dummy, dummy, dummy, width, tile); });
+using Matmul = void (*)(const float*, const float*, float*, int, int, int);
+
+std::string message_of(Matmul matmul, int width, int tile, int only_step = 0) {
+  return course::invalid_argument_message(
+      [&] { matmul(dummy, dummy, dummy, width, tile, only_step); });
 }
 
 TEST(TiledMatmulArguments, WidthThatIsNotAMultipleOfTheTilePointsToChapter04) {
-  for (auto matmul : {solution::matmul, exercise::matmul}) {
+  for (Matmul matmul : {solution::matmul, exercise::matmul}) {
     for (int tile : kTileWidths) {
       for (int width : {1, tile - 1, tile + 1, 3 * tile + 5, 1000 + (tile == 8 ? 1 : 0)}) {
         const std::string message = message_of(matmul, width, tile);
@@ -32,6 +34,15 @@ TEST(TiledMatmulArguments, WidthThatIsNotAMultipleOfTheTilePointsToChapter04) {
 TEST(TiledMatmulArguments, TileWidthsTheKernelIsNotCompiledForAreRejected) {
   for (int tile : {0, 4, 12, 64}) {
     EXPECT_NE(message_of(solution::matmul, 64, tile).find("8, 16 or 32"), std::string::npos);
+  }
+}
+
+TEST(TiledMatmulArguments, StepsThatDoNotExistAreRejected) {
+  for (Matmul matmul : {solution::matmul, exercise::matmul}) {
+    for (int only_step : {-1, kStepCount + 1}) {
+      const std::string message = message_of(matmul, 64, 16, only_step);
+      EXPECT_NE(message.find("only_step must be 0"), std::string::npos) << message;
+    }
   }
 }
 

@@ -55,6 +55,16 @@ TEST(BoundaryTiledMatmulArguments, NullPointersAndUnknownTileWidthsAreRejected) 
   }
 }
 
+TEST(BoundaryTiledMatmulArguments, StepsThatDoNotExistAreRejected) {
+  for (auto matmul : {solution::matmul, exercise::matmul}) {
+    for (int only_step : {-1, kSquareStepCount + 1}) {
+      const std::string text = invalid_argument_message(
+          [&] { matmul(dummy, dummy, dummy, 16, 16, only_step); });
+      EXPECT_NE(text.find("only_step must be 0"), std::string::npos) << text;
+    }
+  }
+}
+
 TEST(BoundaryTiledMatmulArguments, TheExerciseShipsTheSameChecks) {
   EXPECT_THROW(exercise::matmul(dummy, dummy, dummy, 0, 16), std::invalid_argument);
   EXPECT_THROW(exercise::matmul_rectangular(dummy, dummy, nullptr, 2, 2, 2, 16),

@@ -6,6 +6,7 @@
 
 #include <iostream>
 
+#include "course/machine_code.hpp"
 #include "course/testing.hpp"
 #include "mistakes/mistakes.hpp"
 #include "reduction_checks.hpp"
@@ -74,6 +75,44 @@ TEST(MistakesSeenBySanitizers, Reduce1WithoutSyncthreads) {
 TEST(MistakesSeenBySanitizers, SecondLoadUnguarded) {
   report_numbers({"second_load_unguarded", kFile, 2}, mistakes::second_load_unguarded_pass<float>,
                  mistakes::second_load_unguarded_pass<int>, "memcheck");
+}
+
+// A __syncthreads() that only the threads with tid < s reach: undefined behaviour that the
+// numbers and every compute-sanitizer tool missed on an H100. The barrier check reads it off
+// the PTX (course::divergent_barrier_problem), as the steps' Barriers tests do.
+void expect_barrier_check_rejects(const char* kernel) {
+  std::string why_not;
+  const auto code = course::ptx_of({"8mistakes", kernel}, &why_not);
+  if (!why_not.empty()) GTEST_SKIP() << "skipped, not passed: " << why_not;
+  ASSERT_FALSE(code.empty()) << "no " << kernel << " in this program's PTX";
+  for (const course::MachineCode& instantiation : code) {
+    if (course::built_with_device_debug(instantiation)) {
+      GTEST_SKIP() << "skipped, not passed: compiled with -G (buildtype=debug), which the "
+                      "barrier check does not judge";
+    }
+    const std::string problem = course::divergent_barrier_problem(instantiation);
+    EXPECT_FALSE(problem.empty()) << instantiation.kernel << " passed the barrier check";
+    if (!problem.empty() && &instantiation == &code.front()) {
+      std::cout << "Rejected as expected. What the learner sees:\n"
+                   "reduce3_sequential_addressing: " << problem << "\n";
+    }
+  }
+}
+
+TEST(Mistakes, SyncthreadsInsideIfIsRejectedByTheBarrierCheck) {
+  expect_barrier_check_rejects("reduce3_syncthreads_inside_if_kernel");
+  if (::testing::Test::IsSkipped()) return;
+  report_numbers({"reduce3_syncthreads_inside_if", kFile, 1},
+                 mistakes::reduce3_syncthreads_inside_if_pass<float>,
+                 mistakes::reduce3_syncthreads_inside_if_pass<int>, "the barrier check");
+}
+
+TEST(Mistakes, SyncthreadsUnderIfIsRejectedByTheBarrierCheck) {
+  expect_barrier_check_rejects("reduce3_syncthreads_under_if_kernel");
+  if (::testing::Test::IsSkipped()) return;
+  report_numbers({"reduce3_syncthreads_under_if", kFile, 1},
+                 mistakes::reduce3_syncthreads_under_if_pass<float>,
+                 mistakes::reduce3_syncthreads_under_if_pass<int>, "the barrier check");
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 //    the mistake and report what the numbers did; the Meson tests "<tool> catches <mistake>"
 //    run them under the tool and require its report;
 //  - by the code itself where neither numbers nor sanitizers can see it (seen on an H100): the
-//    partial shuffle mask in the PTX, the missing fence in the SASS.
+//    partial shuffle mask in the PTX, the missing (or block-scope) fence in the SASS.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -86,30 +86,57 @@ TEST(Mistakes, PartialMaskShuffleIsRejectedByTheShuffleMaskCheck) {
   ASSERT_FALSE(code.empty());
   for (const MachineCode& kernel : code) {
     const std::string problem = partial_shuffle_mask_problem(kernel);
-    EXPECT_FALSE(problem.empty()) << kernel.kernel << " passed the shuffle-mask check";
+    EXPECT_NE(problem.find("only part of the warp"), std::string::npos)
+        << kernel.kernel << " was not reported as a partial mask: " << problem;
     if (!problem.empty() && &kernel == &code.front()) {
       std::cout << "Rejected as expected. What the learner sees:\nstep3_warp_shuffle: " << problem
                 << "\n";
     }
   }
+  // As the learner's test judges it: every instantiation at once (the 1024-thread ones have the
+  // full mask), and the partial one is reported.
+  const auto all = ptx_of({"8mistakes", "partial_mask_kernel"}, &why_not);
+  EXPECT_NE(shuffle_mask_problem(all).problem.find("only part of the warp"), std::string::npos);
   report_numbers(KNOWN_MISTAKE(partial_mask_shuffle), "the shuffle-mask check");
 }
 
-TEST(Mistakes, MissingThreadfenceIsRejectedByTheMemoryOrderCheck) {
+// Every instantiation of the mistake's kernel, judged as the learner's kernel is (SASS and PTX),
+// must be rejected with `expected` in the message; prints what the learner sees.
+void expect_rejected_by_the_memory_order_check(const char* kernel_part, const char* expected) {
   std::string why_not;
-  const auto code = machine_code_of({"8mistakes", "missing_threadfence_kernel"}, &why_not);
+  const auto code = machine_code_of({"8mistakes", kernel_part}, &why_not);
   if (!why_not.empty()) GTEST_SKIP() << "skipped, not passed: " << why_not;
   ASSERT_FALSE(code.empty());
+  std::string no_ptx;
+  const auto ptx = ptx_of({"8mistakes", kernel_part}, &no_ptx);
   for (const MachineCode& function : code) {
-    const std::string problem = ticket_ordering_problem(function);
-    EXPECT_FALSE(problem.empty()) << function.kernel << " passed the memory-order check";
+    const MachineCode* same_in_ptx = nullptr;
+    for (const MachineCode& candidate : ptx) {
+      if (candidate.kernel == function.kernel) same_in_ptx = &candidate;
+    }
+    const std::string problem = ticket_ordering_problem(function, same_in_ptx);
+    EXPECT_NE(problem.find(expected), std::string::npos)
+        << function.kernel << " was not rejected as expected by the memory-order check: "
+        << (problem.empty() ? "it passed" : problem);
     if (!problem.empty() && &function == &code.front()) {
       std::cout << "Rejected as expected. What the learner sees:\nstep5_one_launch: " << problem
                 << "\n";
     }
   }
+}
+
+TEST(Mistakes, MissingThreadfenceIsRejectedByTheMemoryOrderCheck) {
+  expect_rejected_by_the_memory_order_check("missing_threadfence_kernel", "no __threadfence()");
+  if (HasFatalFailure() || IsSkipped()) return;
   // And the numbers, which do not show it: a missing fence is a race that rarely loses.
   report_numbers(KNOWN_MISTAKE(missing_threadfence), "the memory-order check");
+}
+
+TEST(Mistakes, BlockScopeFenceIsRejectedByTheMemoryOrderCheck) {
+  expect_rejected_by_the_memory_order_check("block_scope_fence_kernel",
+                                            "reaches only this block");
+  if (HasFatalFailure() || IsSkipped()) return;
+  report_numbers(KNOWN_MISTAKE(block_scope_fence), "the memory-order check");
 }
 
 }  // namespace

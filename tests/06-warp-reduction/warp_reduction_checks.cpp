@@ -180,165 +180,276 @@ WARP_REDUCTION_CHECKS_FOR(double)
 
 // ---- machine code ---------------------------------------------------------------------------
 
+// The reader of this program's SASS and PTX (machine_code_of, ptx_of) is course-common's:
+// course/machine_code.hpp.
+
 namespace {
 
-std::string find_cuobjdump() {
-  std::vector<std::string> folders;
-  if (const char* path = std::getenv("PATH")) {
-    std::stringstream entries(path);
-    for (std::string folder; std::getline(entries, folder, ':');) folders.push_back(folder);
-  }
-  for (const char* variable : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char* home = std::getenv(variable)) folders.push_back(std::string(home) + "/bin");
-  }
-  folders.push_back("/usr/local/cuda/bin");
-  for (const std::string& folder : folders) {
-    const std::string candidate = folder + "/cuobjdump";
-    if (access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return "";
+// The instruction of a line, without the comment PTX and SASS may put after it.
+std::string without_comment(const std::string& line) {
+  const std::size_t comment = line.find("//");
+  return comment == std::string::npos ? line : line.substr(0, comment);
 }
 
-// Runs cuobjdump with `option` (-sass or -ptx) on this program and splits its output into
-// kernels: a line matching `kernel_start` (group 1: the mangled name) starts one.
-std::vector<MachineCode> dump_kernels(const char* option, const std::regex& kernel_start,
-                                      std::string* failure) {
-  std::vector<MachineCode> functions;
-  const std::string tool = find_cuobjdump();
-  if (tool.empty()) {
-    *failure = "cuobjdump (part of the CUDA toolkit, next to nvcc) was not found on PATH, in "
-               "$CUDA_HOME/bin or in /usr/local/cuda/bin";
-    return functions;
+// A PTX integer literal (decimal, 0x hex, 0b binary, 0 octal; an optional U suffix; an optional
+// minus sign) as the 32 bits it puts in a .b32 register. false when `text` is not one.
+bool ptx_integer(std::string text, std::uint32_t* value) {
+  const bool negative = !text.empty() && text[0] == '-';
+  if (negative) text.erase(0, 1);
+  if (!text.empty() && (text.back() == 'U' || text.back() == 'u')) text.pop_back();
+  if (text.empty()) return false;
+  unsigned base = 10;
+  std::size_t first = 0;
+  if (text.size() > 1 && text[0] == '0') {
+    if (text[1] == 'x' || text[1] == 'X') {
+      base = 16, first = 2;
+    } else if (text[1] == 'b' || text[1] == 'B') {
+      base = 2, first = 2;
+    } else {
+      base = 8, first = 1;
+    }
   }
-  // /proc/self/exe read by cuobjdump would be cuobjdump itself: resolve it here.
-  char program[4096] = {};
-  const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
-  if (length <= 0) {
-    *failure = "could not find this program's path (/proc/self/exe)";
-    return functions;
+  if (first >= text.size()) return false;
+  std::uint64_t number = 0;
+  for (std::size_t i = first; i < text.size(); ++i) {
+    const char c = text[i];
+    unsigned digit = 16;
+    if (c >= '0' && c <= '9') digit = static_cast<unsigned>(c - '0');
+    if (c >= 'a' && c <= 'f') digit = static_cast<unsigned>(c - 'a' + 10);
+    if (c >= 'A' && c <= 'F') digit = static_cast<unsigned>(c - 'A' + 10);
+    if (digit >= base || number > (std::uint64_t{1} << 40)) return false;
+    number = number * base + digit;
   }
-  const std::string command =
-      tool + " " + option + " '" + std::string(program, length) + "' 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    *failure = "could not run " + command;
-    return functions;
+  *value = static_cast<std::uint32_t>(negative ? std::uint64_t{0} - number : number);
+  return true;
+}
+
+std::string trimmed(const std::string& text) {
+  const std::size_t begin = text.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(" \t\r\n") - begin + 1);
+}
+
+// What one kernel's PTX exchanges between lanes: how many shfl.sync and redux.sync it has, and
+// the first one whose member mask is not the whole warp ("" when there is none).
+struct WarpExchanges {
+  int count = 0;
+  std::string partial_mask_problem;
+};
+
+// Every instruction that writes a register names it first (`mov.u32 %r6, -1;`,
+// `ld.param.u32 %r2, [...];`, `shfl.sync.down.b32 %r7|%p1, ...;`). For each register, what the
+// kernel writes into it, anywhere: the source operand of a 32-bit mov, or "" for any other
+// instruction. PTX registers are written in few places, often one.
+using RegisterWrites = std::map<std::string, std::vector<std::string>>;
+
+RegisterWrites register_writes(const std::vector<std::string>& lines) {
+  const std::regex written(R"(^\s*(?:@!?%\w+\s+)?([a-z][\w.:]*)\s+(%\w+)\s*[,|])");
+  const std::regex move(R"(^mov\.[bus]32$)"), source(R"(,\s*([^,;\s]+)\s*;)");
+  RegisterWrites writes;
+  for (const std::string& line : lines) {
+    std::smatch match, from;
+    if (!std::regex_search(line, match, written)) continue;
+    const std::string opcode = match[1].str();
+    const bool moved = std::regex_match(opcode, move) && std::regex_search(line, from, source);
+    writes[match[2].str()].push_back(moved ? from[1].str() : "");
   }
-  char buffer[4096];
-  while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) {
-    const std::string line(buffer);
+  return writes;
+}
+
+// The integer literal that `operand` always holds (itself when it is one; for a register, the
+// literal every write into it gives, through copies), or "" when it may hold anything else.
+std::string constant_of(const std::string& operand, const RegisterWrites& writes, int depth = 0) {
+  std::uint32_t bits = 0;
+  if (ptx_integer(operand, &bits)) return operand;
+  const auto found = writes.find(operand);
+  if (depth > 8 || found == writes.end() || found->second.empty()) return "";
+  std::string value;
+  std::uint32_t value_bits = 0;
+  for (const std::string& source : found->second) {
+    const std::string literal = source.empty() ? "" : constant_of(source, writes, depth + 1);
+    if (literal.empty() || !ptx_integer(literal, &bits)) return "";
+    if (!value.empty() && bits != value_bits) return "";
+    value = literal, value_bits = bits;
+  }
+  return value;
+}
+
+WarpExchanges scan_warp_exchanges(const MachineCode& ptx) {
+  // shfl.sync.down.b32 %r7|%p1, %r2, %r5, %r4, %r6;   redux.sync.add.s32 %r1, %r3, %r4;
+  // The member mask is the last operand of both: a constant (-1, 0xffffffff, 65535) or a
+  // register that `mov.u32 %r6, -1;` fills (nvcc 12 and 13 write it so).
+  const std::regex exchange(R"(\b(shfl\.sync\.\w+\.b32|redux\.sync(?:\.\w+)+)\s+([^;]*);)");
+  std::vector<std::string> lines;
+  for (const std::string& line : ptx.instructions) lines.push_back(without_comment(line));
+  const RegisterWrites writes = register_writes(lines);
+  WarpExchanges found;
+  for (const std::string& line : lines) {
     std::smatch match;
-    if (std::regex_search(line, match, kernel_start)) {
-      functions.push_back({match[1].str(), {}});
-    } else if (!functions.empty()) {
-      functions.back().instructions.push_back(line);
-    }
-  }
-  if (pclose(pipe) != 0 && functions.empty()) {
-    *failure = "cuobjdump " + std::string(option) + " failed";
-  }
-  return functions;
-}
-
-// Every kernel's SASS and PTX in this program, each read once.
-const std::vector<MachineCode>& all_machine_code(std::string* why_not) {
-  static std::string failure;
-  static const std::vector<MachineCode> code =
-      dump_kernels("-sass", std::regex(R"(Function\s*:\s*(\S+))"), &failure);
-  if (why_not != nullptr) *why_not = failure;
-  return code;
-}
-
-const std::vector<MachineCode>& all_ptx(std::string* why_not) {
-  static std::string failure;
-  static const std::vector<MachineCode> code =
-      dump_kernels("-ptx", std::regex(R"(\.entry\s+([A-Za-z_][\w$]*))"), &failure);
-  if (why_not != nullptr) *why_not = failure;
-  return code;
-}
-
-std::vector<MachineCode> matching(const std::vector<MachineCode>& all,
-                                  const std::vector<std::string>& name_parts) {
-  std::vector<MachineCode> found;
-  for (const MachineCode& function : all) {
-    bool every = true;
-    for (const std::string& part : name_parts) {
-      every &= function.kernel.find(part) != std::string::npos;
-    }
-    if (every) found.push_back(function);
+    if (!std::regex_search(line, match, exchange)) continue;
+    ++found.count;
+    if (!found.partial_mask_problem.empty()) continue;
+    const std::string operands = match[2].str();
+    std::string mask = trimmed(operands.substr(operands.rfind(',') + 1));
+    if (const std::string constant = constant_of(mask, writes); !constant.empty()) mask = constant;
+    std::uint32_t bits = 0;
+    if (ptx_integer(mask, &bits) && bits == 0xffffffffu) continue;
+    if (mask.rfind('%', 0) == 0) mask += ", a value computed at run time";
+    const bool redux = match[1].str().rfind("redux", 0) == 0;
+    found.partial_mask_problem =
+        redux ? "a __reduce_add_sync names only part of the warp (redux.sync with member mask " +
+                    mask + ", not 0xffffffff). Every lane that calls it must be in its mask, "
+                    "and the sum covers only the lanes in it. Today's GPUs often give the right "
+                    "sum anyway, and compute-sanitizer does not report it; the next GPU or "
+                    "compiler need not"
+              : "a shuffle names only part of the warp (member mask " + mask +
+                    ", not 0xffffffff). Every lane that calls __shfl_down_sync must be in its "
+                    "mask, and so must the lane it reads from: lane 0 reads lane 16 at offset "
+                    "16. Today's GPUs often give the right sum anyway, and compute-sanitizer "
+                    "does not report it; the next GPU or compiler need not";
   }
   return found;
 }
 
-bool contains_word(const std::string& line, const std::regex& pattern) {
-  return std::regex_search(line, pattern);
-}
+const char* const kNoWarpExchange =
+    "the kernel has no warp shuffle (no shfl.sync, and no redux.sync from __reduce_add_sync or "
+    "cg::reduce, in its PTX): is the TODO still open?";
 
 }  // namespace
 
-std::vector<MachineCode> machine_code_of(const std::vector<std::string>& name_parts,
-                                         std::string* why_not) {
-  return matching(all_machine_code(why_not), name_parts);
-}
-
-std::vector<MachineCode> ptx_of(const std::vector<std::string>& name_parts, std::string* why_not) {
-  return matching(all_ptx(why_not), name_parts);
-}
-
 std::string partial_shuffle_mask_problem(const MachineCode& ptx) {
-  // shfl.sync.down.b32 %r2|%p1, %r1, 16, 31, -1;   the member mask is the last operand, a
-  // constant or a register set by `mov.b32 %r23, -1;` before it.
-  const std::regex shuffle(R"(shfl\.sync\.\w+\.b32\s.*,\s*([^,;\s]+)\s*;)");
-  const std::regex move(R"(mov\.[bus]32\s+(%r\d+)\s*,\s*(-?(?:0x)?[0-9A-Fa-f]+)\s*;)");
-  std::map<std::string, std::string> constants;  // register: the constant last moved into it
-  int shuffles = 0;
-  for (const std::string& line : ptx.instructions) {
-    std::smatch match;
-    if (std::regex_search(line, match, move)) {
-      constants[match[1].str()] = match[2].str();
-      continue;
-    }
-    if (!std::regex_search(line, match, shuffle)) continue;
-    ++shuffles;
-    std::string mask = match[1].str();
-    if (const auto known = constants.find(mask); known != constants.end()) mask = known->second;
-    if (mask != "-1" && mask != "0xffffffff" && mask != "0xFFFFFFFF" && mask != "4294967295") {
-      return "a shuffle names only part of the warp (member mask " + mask + ", not 0xffffffff). "
-             "Every lane that calls __shfl_down_sync must be in its mask, and so must the lane "
-             "it reads from: lane 0 reads lane 16 at offset 16. Today's GPUs often give the "
-             "right sum anyway, and compute-sanitizer does not report it; the next GPU or "
-             "compiler need not";
+  const WarpExchanges found = scan_warp_exchanges(ptx);
+  if (!found.partial_mask_problem.empty()) return found.partial_mask_problem;
+  return found.count == 0 ? kNoWarpExchange : "";
+}
+
+KernelProblem shuffle_mask_problem(const std::vector<MachineCode>& instantiations) {
+  KernelProblem without_exchange;
+  for (const MachineCode& kernel : instantiations) {
+    const WarpExchanges found = scan_warp_exchanges(kernel);
+    if (!found.partial_mask_problem.empty()) return {kernel.kernel, found.partial_mask_problem};
+    if (found.count == 0 && without_exchange.problem.empty()) {
+      without_exchange = {kernel.kernel, kNoWarpExchange};
     }
   }
-  return shuffles == 0 ? "the kernel has no warp shuffle (is the TODO still open?)" : "";
+  return without_exchange;
 }
 
-std::string ticket_ordering_problem(const MachineCode& code) {
-  const std::regex atomic(R"(\b(ATOMG?|RED)\.)"), fence(R"(\bMEMBAR\b)"), store(R"(\bSTG\.)");
+namespace {
+
+// How a kernel orders its block total before its ticket, read from SASS or from PTX.
+enum class TicketOrder {
+  no_ticket,       // no atomic at all
+  no_store,        // no global store before the first atomic
+  unordered,       // nothing between them orders the store first
+  block_scope,     // only a fence or release that reaches this block's threads
+  device_scope,    // a fence or release that reaches every block: right
+};
+
+// SASS: ATOMG/ATOM/RED (not the shared-memory ATOMS), stores STG or, through a generic
+// pointer, ST (what cuda::atomic_ref's store becomes); MEMBAR.SC.GPU (__threadfence()),
+// MEMBAR.ALL.GPU (a release at device scope), .SYS, or .CTA (block scope).
+TicketOrder sass_ticket_order(const MachineCode& sass) {
+  const std::regex atomic(R"(\b(ATOMG?|RED)\.)"), store(R"(\b(STG|ST)\.)");
+  const std::regex fence(R"(\bMEMBAR\b([.\w]*))"), narrow(R"(\.(CTA|SM)\b)");
   std::ptrdiff_t first_atomic = -1;
-  for (std::size_t i = 0; i < code.instructions.size(); ++i) {
-    if (contains_word(code.instructions[i], atomic)) {
+  for (std::size_t i = 0; i < sass.instructions.size(); ++i) {
+    if (std::regex_search(sass.instructions[i], atomic)) {
       first_atomic = static_cast<std::ptrdiff_t>(i);
       break;
     }
   }
-  if (first_atomic < 0) {
-    return "the kernel takes no ticket: there is no atomic instruction in it (is the TODO still "
-           "open?)";
-  }
+  if (first_atomic < 0) return TicketOrder::no_ticket;
   std::ptrdiff_t last_store = -1;
   for (std::ptrdiff_t i = first_atomic - 1; i >= 0; --i) {
-    if (contains_word(code.instructions[i], store)) {
+    if (std::regex_search(sass.instructions[i], store)) {
       last_store = i;
       break;
     }
   }
-  if (last_store < 0) {
+  if (last_store < 0) return TicketOrder::no_store;
+  TicketOrder order = TicketOrder::unordered;
+  for (std::ptrdiff_t i = last_store + 1; i < first_atomic; ++i) {
+    std::smatch match;
+    if (!std::regex_search(sass.instructions[i], match, fence)) continue;
+    const std::string qualifiers = match[1].str();
+    if (!std::regex_search(qualifiers, narrow)) return TicketOrder::device_scope;
+    order = TicketOrder::block_scope;
+  }
+  return order;
+}
+
+// PTX: the first atom/red outside shared memory; before it, a store outside shared, local and
+// parameter memory; between them a fence (membar.gl/.sys, fence.sc/.acq_rel/.release.gpu/.sys),
+// or the atomic itself with .release or .acq_rel at .gpu or .sys scope (no scope: .gpu).
+TicketOrder ptx_ticket_order(const MachineCode& ptx) {
+  const std::regex atomic(R"(\b(?:atom|red)((?:\.[\w:]+)+)\s)");
+  const std::regex store(R"(\bst\.(?!shared|local|param))");
+  const std::regex fence(
+      R"(\b(membar\.(gl|sys|cta)|fence\.(sc|acq_rel|release)\.(gpu|sys|cta|cluster))\b)");
+  std::vector<std::string> lines;
+  for (const std::string& line : ptx.instructions) lines.push_back(without_comment(line));
+  std::ptrdiff_t first_atomic = -1;
+  std::string qualifiers;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::smatch match;
+    if (std::regex_search(lines[i], match, atomic) &&
+        match[1].str().find(".shared") == std::string::npos) {
+      first_atomic = static_cast<std::ptrdiff_t>(i);
+      qualifiers = match[1].str() + ".";
+      break;
+    }
+  }
+  if (first_atomic < 0) return TicketOrder::no_ticket;
+  std::ptrdiff_t last_store = -1;
+  for (std::ptrdiff_t i = first_atomic - 1; i >= 0; --i) {
+    if (std::regex_search(lines[i], store)) {
+      last_store = i;
+      break;
+    }
+  }
+  if (last_store < 0) return TicketOrder::no_store;
+  const auto has = [&](const char* part) { return qualifiers.find(part) != std::string::npos; };
+  const bool narrow_scope = has(".cta.") || has(".cluster.");
+  TicketOrder order = TicketOrder::unordered;
+  if (has(".release.") || has(".acq_rel.")) {
+    if (!narrow_scope) return TicketOrder::device_scope;
+    order = TicketOrder::block_scope;
+  }
+  for (std::ptrdiff_t i = last_store + 1; i < first_atomic; ++i) {
+    std::smatch match;
+    if (!std::regex_search(lines[i], match, fence)) continue;
+    const std::string found = match[1].str();
+    if (found.find("cta") == std::string::npos && found.find("cluster") == std::string::npos) {
+      return TicketOrder::device_scope;
+    }
+    order = TicketOrder::block_scope;
+  }
+  return order;
+}
+
+}  // namespace
+
+std::string ticket_ordering_problem(const MachineCode& sass, const MachineCode* ptx) {
+  const TicketOrder in_sass = sass_ticket_order(sass);
+  // The PTX keeps the atomic's semantics; where it is given and the SASS shows no device-wide
+  // fence, a release or acq_rel ticket at device scope there is right too.
+  const TicketOrder in_ptx = ptx != nullptr ? ptx_ticket_order(*ptx) : in_sass;
+  if (in_sass == TicketOrder::device_scope || in_ptx == TicketOrder::device_scope) return "";
+  if (in_sass == TicketOrder::no_ticket) {
+    return "the kernel takes no ticket: there is no atomic instruction in it (is the TODO still "
+           "open?)";
+  }
+  if (in_sass == TicketOrder::no_store) {
     return "the kernel stores no block total before it takes its ticket (no STG before the "
            "first atomic): the last block could read a total that is not there yet";
   }
-  for (std::ptrdiff_t i = last_store + 1; i < first_atomic; ++i) {
-    if (contains_word(code.instructions[i], fence)) return "";
+  if (in_sass == TicketOrder::block_scope || in_ptx == TicketOrder::block_scope) {
+    return "the fence between storing the block total and taking the ticket reaches only this "
+           "block (__threadfence_block() or a thread_scope_block atomic: MEMBAR.SC.CTA or "
+           "MEMBAR.ALL.CTA in the machine code): it orders the store for this block's own "
+           "threads, not for the block that takes the last ticket, which could add a stale or "
+           "poisoned value. Use __threadfence() (or a release at cuda::thread_scope_device)";
   }
   return "no __threadfence() between storing the block total and taking the ticket (no MEMBAR "
          "between the STG and the first atomic in the machine code): another block can see the "

@@ -20,6 +20,11 @@ Result skips_last_element(const int* input, std::size_t n, int blocks, int threa
 Result missing_syncthreads(const int* input, std::size_t n, int blocks, int threads,
                            Workspace& workspace);
 
+// Step 5 reduced with warp shuffles, counting the warps as blockDim.x / 32: a block of fewer
+// than 32 threads (one partial warp) adds nothing and reports 0.
+Result drops_partial_warps(const int* input, std::size_t n, int blocks, int threads,
+                           Workspace& workspace);
+
 // Step 3 loading each thread's next element before squaring the current one, also in the last
 // round: an out-of-bounds read whose value is never used (memcheck sees it, the sum does not).
 Result prefetch_past_the_end(const int* input, std::size_t n, int threads, Workspace& workspace);

@@ -21,7 +21,7 @@ template <typename T>
 void last_warp_volatile_only_pass(const T* input, T* block_sums, std::size_t n, int block_size);
 
 // Kernel 1 without its __syncthreads(): a race between tree levels. On an H100 the sums came
-// out right in every test (a reviewer's finding); racecheck sees it.
+// out right in every test; racecheck sees it.
 template <typename T>
 void reduce1_without_syncthreads_pass(const T* input, T* block_sums, std::size_t n,
                                       int block_size);
@@ -30,5 +30,18 @@ void reduce1_without_syncthreads_pass(const T* input, T* block_sums, std::size_t
 // the partial last block reads past the end of the input, the sum is right (memcheck sees it).
 template <typename T>
 void second_load_unguarded_pass(const T* input, T* block_sums, std::size_t n, int block_size);
+
+// Kernel 3 with the barrier inside the if: `if (tid < s) { sdata[tid] += sdata[tid + s];
+// __syncthreads(); }`. Threads with tid >= s never reach it: undefined behaviour, which on an
+// H100 gave the right sums and passed memcheck, racecheck and synccheck.
+// Only the machine code shows it (course::divergent_barrier_problem).
+template <typename T>
+void reduce3_syncthreads_inside_if_pass(const T* input, T* block_sums, std::size_t n,
+                                        int block_size);
+
+// The same mistake written as `if (tid < s) __syncthreads();` after the addition.
+template <typename T>
+void reduce3_syncthreads_under_if_pass(const T* input, T* block_sums, std::size_t n,
+                                       int block_size);
 
 }  // namespace reduction::mistakes

@@ -79,7 +79,58 @@ __global__ void second_load_unguarded_kernel(const T* input, T* block_sums, std:
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];
 }
 
+// Kernel 3 with its barrier where only the threads that add reach it (BUG either way).
+template <typename T>
+__global__ void reduce3_syncthreads_inside_if_kernel(const T* input, T* block_sums,
+                                                     std::size_t n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
+  sdata[tid] = i < n ? input[i] : T(0);
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) {
+      sdata[tid] += sdata[tid + s];
+      __syncthreads();  // BUG: threads with tid >= s never reach it
+    }
+  }
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
+template <typename T>
+__global__ void reduce3_syncthreads_under_if_kernel(const T* input, T* block_sums,
+                                                    std::size_t n) {
+  T* sdata = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
+  sdata[tid] = i < n ? input[i] : T(0);
+  __syncthreads();
+  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+    if (tid < s) sdata[tid] += sdata[tid + s];
+    if (tid < s) __syncthreads();  // BUG: threads with tid >= s never reach it
+  }
+  if (tid == 0) block_sums[blockIdx.x] = sdata[0];
+}
+
 }  // namespace
+
+template <typename T>
+void reduce3_syncthreads_inside_if_pass(const T* input, T* block_sums, std::size_t n,
+                                        int block_size) {
+  const unsigned blocks = course::ceil_div(n, static_cast<std::size_t>(block_size));
+  reduce3_syncthreads_inside_if_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(
+      input, block_sums, n);
+  COURSE_CHECK_LAUNCH("reduce3_syncthreads_inside_if");
+}
+
+template <typename T>
+void reduce3_syncthreads_under_if_pass(const T* input, T* block_sums, std::size_t n,
+                                       int block_size) {
+  const unsigned blocks = course::ceil_div(n, static_cast<std::size_t>(block_size));
+  reduce3_syncthreads_under_if_kernel<T><<<blocks, block_size, block_size * sizeof(T)>>>(
+      input, block_sums, n);
+  COURSE_CHECK_LAUNCH("reduce3_syncthreads_under_if");
+}
 
 template <typename T>
 void reduce1_without_syncthreads_pass(const T* input, T* block_sums, std::size_t n,
@@ -122,5 +173,7 @@ REDUCTION_INSTANTIATE_PASS(stride_off_by_one_pass)
 REDUCTION_INSTANTIATE_PASS(last_warp_volatile_only_pass)
 REDUCTION_INSTANTIATE_PASS(reduce1_without_syncthreads_pass)
 REDUCTION_INSTANTIATE_PASS(second_load_unguarded_pass)
+REDUCTION_INSTANTIATE_PASS(reduce3_syncthreads_inside_if_pass)
+REDUCTION_INSTANTIATE_PASS(reduce3_syncthreads_under_if_pass)
 
 }  // namespace reduction::mistakes

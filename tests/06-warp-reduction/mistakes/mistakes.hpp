@@ -33,4 +33,9 @@ T masked_vector_load_past_the_tail(const T* input, std::size_t n, int block_size
 template <typename T>
 T missing_threadfence(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
 
+// Step 5 with __threadfence_block() where __threadfence() belongs: it orders the block total
+// for this block's own threads only, not for the block that draws the last ticket.
+template <typename T>
+T block_scope_fence(const T* input, std::size_t n, int block_size, Workspace<T>& ws);
+
 }  // namespace warp_reduction::mistakes

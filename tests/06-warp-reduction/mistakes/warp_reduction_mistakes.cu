@@ -117,6 +117,32 @@ __global__ void missing_threadfence_kernel(const T* input, std::size_t n, std::s
   }
 }
 
+// ---- step 5: a fence that reaches only the block -----------------------------------------
+template <typename T, unsigned BLOCK>
+__global__ void block_scope_fence_kernel(const T* input, std::size_t n, std::size_t head,
+                                         T* block_sums, unsigned* ticket, T* result) {
+  const T block_total =
+      ready_made::block_sum<T, BLOCK>(ready_made::vectorized_sum<T, BLOCK>(input, n, head));
+  __shared__ bool is_last;
+  if (threadIdx.x == 0) {
+    block_sums[blockIdx.x] = block_total;
+    __threadfence_block();  // BUG: orders the store for this block's threads, not the others'
+    const bool last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+    if (last) __threadfence();
+    is_last = last;
+  }
+  __syncthreads();
+  if (is_last) {
+    T total = T(0);
+    for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK) total += __ldcg(block_sums + b);
+    total = ready_made::block_sum<T, BLOCK>(total);
+    if (threadIdx.x == 0) {
+      *result = total;
+      *ticket = 0;
+    }
+  }
+}
+
 // The launchers of the solution, around the kernels above.
 template <typename T, typename Launch>
 T in_passes(const T* input, std::size_t n, int block_size, Workspace<T>& workspace,
@@ -207,10 +233,21 @@ T missing_threadfence(const T* input, std::size_t n, int block_size, Workspace<T
   });
 }
 
+template <typename T>
+T block_scope_fence(const T* input, std::size_t n, int block_size, Workspace<T>& ws) {
+  check_arguments("block_scope_fence", input, n, block_size);
+  return with_block_size(block_size, [&](auto block) {
+    constexpr unsigned BLOCK = decltype(block)::value;
+    return reduce_in_one_launch<BLOCK>(block_scope_fence_kernel<T, BLOCK>,
+                                       "block_scope_fence_kernel", input, n, ws);
+  });
+}
+
 WARP_REDUCTION_INSTANTIATE(last_warp_without_syncwarp)
 WARP_REDUCTION_INSTANTIATE(partial_mask_shuffle)
 WARP_REDUCTION_INSTANTIATE(vector_load_past_the_tail)
 WARP_REDUCTION_INSTANTIATE(masked_vector_load_past_the_tail)
 WARP_REDUCTION_INSTANTIATE(missing_threadfence)
+WARP_REDUCTION_INSTANTIATE(block_scope_fence)
 
 }  // namespace warp_reduction::mistakes
