@@ -132,6 +132,15 @@ class GoogleTestReport(unittest.TestCase):
         self.assertRegex(text, r"edit exercises/02-naive-matmul/naive_matmul.cu, TODO at line \d+")
         self.assertIn("PASS", course.verdict(step, [{"passed": True, "message": ""}]))
 
+    def test_verdict_leaves_out_googletests_frame_around_the_checkers_message(self):
+        _, step = course.resolve("05.3")
+        message = ("tests/05-reduction/test_barriers.cpp:29\nValue of: course_problem_.empty()\n"
+                   "  Actual: false\nExpected: true\nreduce3: a __syncthreads() inside an `if`\n")
+        text = course.verdict(step, [{"name": "x", "passed": False, "message": message}])
+        self.assertIn("a __syncthreads() inside an `if`", text)
+        self.assertNotIn("Value of:", text)
+        self.assertNotIn("Expected: true", text)
+
 
 class BenchmarkReport(unittest.TestCase):
     DATA = {"context": {"gpu": "NVIDIA H200"}, "benchmarks": [
@@ -183,6 +192,9 @@ class MesonOutput(unittest.TestCase):
         self.assertTrue(course.first_compiler_errors(nvcc).startswith("foo.cu(12): error"))
         gcc = "ninja: ...\nbar.cpp:3:5: error: expected ';'\n"
         self.assertTrue(course.first_compiler_errors(gcc).startswith("bar.cpp:3:5: error"))
+        ninja = nvcc + "[2/5] Compiling Cuda object x.cu.o\nninja: build stopped: subcommand failed.\n"
+        self.assertNotIn("ninja:", course.first_compiler_errors(ninja))
+        self.assertNotIn("[2/5]", course.first_compiler_errors(ninja))
 
     NVCC = """[5/12] Compiling Cuda object chapters/01-sum-of-squares/libsum-of-squares-exercise.a.p/exercise_step3_interleaved.cu.o
 FAILED: chapters/01-sum-of-squares/libsum-of-squares-exercise.a.p/exercise_step3_interleaved.cu.o
