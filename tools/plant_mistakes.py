@@ -26,6 +26,15 @@ NAMESPACE = re.compile(r"\bnamespace ((?:\w+::)*)solution\b")
 
 # (chapter, step, file, mistake as named in tests/<chapter>/mistakes/, [(old, new), ...])
 PLANTS = [
+ ("00-first-kernel", 3, "step3_saxpy.cu", "missing_tail_guard", [(
+  "  if (i < n) y[i] = a * x[i] + y[i];\n", "  y[i] = a * x[i] + y[i];\n")]),
+ ("00-first-kernel", 4, "step4_launch.cu", "grid_rounded_down", [(
+  "  const int blocks = n > 0 ? (n - 1) / threads + 1 : 1;\n",
+  "  const int blocks = n / threads;\n")]),
+ ("00-first-kernel", 4, "step4_launch.cu", "launch_not_checked", [(
+  "  COURSE_CHECK_LAUNCH(\"saxpy kernel\");\n", "")]),
+ ("00-first-kernel", 4, "step4_launch.cu", "host_pointer_to_kernel", [(
+  "(n, a, x_device.data(), y_device.data());", "(n, a, x.data(), y_device.data());")]),
  ("01-sum-of-squares", 3, "step3_interleaved.cu", "prefetch_past_the_end", [(
   "  for (std::size_t i = threadIdx.x; i < n; i += blockDim.x) sum += square(input[i]);\n",
   "  int current = threadIdx.x < n ? input[threadIdx.x] : 0;\n"
