@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
-"""Checks that each step's hint has one home: the "hint" of the step in its chapter's steps.json.
+"""Checks that each step's hints have one home: the "hint" and "recipe" of the step in its
+chapter's steps.json.
 
 For every chapter (chapters/NN-name/):
-  - every step of steps.json has a non-empty "hint" that asks a question (it contains a '?');
-  - README.md has no "**Hint" paragraph and does not repeat the text of any step's hint, whole
+  - every step of steps.json has a non-empty "hint" that asks a question (it contains a '?'),
+    the first level shown by `./course hint NN.S`, and a non-empty "recipe", the second level
+    shown by `./course hint NN.S --more` (the concrete steps, still not the code);
+  - README.md has no "**Hint" paragraph and does not repeat the text of any step's hint or
+    recipe, whole
     or one of its sentences (compared case-insensitively, with whitespace and markdown
     backticks and emphasis marks normalised), so the two can never drift apart again;
   - every `./course hint NN.S` in README.md names a step that exists.
@@ -56,6 +60,7 @@ def check_chapter(chapter_dir, root):
         return [f"{name}: steps.json cannot be read ({error!r})"], 0
     number = name.split("-")[0]
     hints = {}
+    recipes = {}
     for index, step in enumerate(steps):
         step_id = f"{number}.{step.get('step', f'?{index}')}"
         hint = step.get("hint")
@@ -67,6 +72,12 @@ def check_chapter(chapter_dir, root):
             problems.append(f"{name} step {step_id}: the hint asks no question (no '?'): "
                             f"{hint!r}")
         hints[step_id] = hint
+        recipe = step.get("recipe")
+        if not isinstance(recipe, str) or not recipe.strip():
+            problems.append(f"{name} step {step_id}: steps.json has no recipe (the concrete "
+                            "steps, still not the code, shown by ./course hint --more)")
+        else:
+            recipes[step_id] = recipe
     readme_path = chapter_dir / "README.md"
     if not readme_path.is_file():
         return problems, len(steps)
@@ -84,14 +95,17 @@ def check_chapter(chapter_dir, root):
                 problems.append(f"{name}: {shown}:{line_number} points at ./course hint "
                                 f"{step_id}, which is not a step of this chapter")
     text = normalise(readme)
-    for step_id, hint in hints.items():
-        for piece in hint_pieces(hint):
-            if piece in text:
-                what = ("the step's hint" if piece == normalise(hint)
-                        else f"a sentence of the step's hint, '{piece}'")
-                problems.append(f"{name} step {step_id}: {shown} repeats {what}; keep it in "
-                                f"steps.json only and point at it with ./course hint {step_id}")
-                break
+    for kind, texts, command in (("hint", hints, "./course hint"),
+                                 ("recipe", recipes, "./course hint --more")):
+        for step_id, hint in texts.items():
+            for piece in hint_pieces(hint):
+                if piece in text:
+                    what = (f"the step's {kind}" if piece == normalise(hint)
+                            else f"a sentence of the step's {kind}, '{piece}'")
+                    where = command.replace("hint", f"hint {step_id}")
+                    problems.append(f"{name} step {step_id}: {shown} repeats {what}; keep it in "
+                                    f"steps.json only and point at it with {where}")
+                    break
     return problems, len(steps)
 
 
@@ -115,11 +129,11 @@ def main(argv=None):
     for problem in problems:
         print(problem)
     if problems:
-        print(f"{len(problems)} problem(s): each step's hint lives in its chapter's steps.json "
-              "only, as a question; the README points at it with ./course hint NN.S")
+        print(f"{len(problems)} problem(s): each step's hint (a question) and recipe live in its "
+              "chapter's steps.json only; the README points at them with ./course hint NN.S")
         return 1
     print(f"ok: {step_count} steps in {len(chapter_dirs)} chapters, each with a question as its "
-          "hint in steps.json, and no README repeats one")
+          "hint and a recipe in steps.json, and no README repeats either")
     return 0
 
 

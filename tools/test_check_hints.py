@@ -12,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import check_hints  # noqa: E402
 
 HINT = "At s = 16, which banks do threads 0 and 1 hit? Write down index and (index * 4) % 128."
+RECIPE = "(1) Take s = 16 and threads 0 to 3. (2) Compute each thread's index and its bank."
 README = """\
 # Chapter 01: x
 
@@ -23,12 +24,13 @@ Thread `t` reads `index = 2 * s * t`.
 """
 
 
-def fake_repo(tmp, hint=HINT, readme=README, steps=None):
-    """A repository with one chapter, 01-x, whose step 1 has the given hint."""
+def fake_repo(tmp, hint=HINT, readme=README, steps=None, recipe=RECIPE):
+    """A repository with one chapter, 01-x, whose step 1 has the given hint and recipe."""
     chapter = Path(tmp) / "chapters" / "01-x"
     chapter.mkdir(parents=True)
     if steps is None:
-        steps = [{"step": 1, "title": "the kernel", "files": ["k.cu"], "tests": {}, "hint": hint}]
+        steps = [{"step": 1, "title": "the kernel", "files": ["k.cu"], "tests": {}, "hint": hint,
+                  "recipe": recipe}]
     (chapter / "steps.json").write_text(json.dumps({"title": "x", "benchmark": "b",
                                                     "steps": steps}, indent=2))
     (chapter / "README.md").write_text(readme)
@@ -63,6 +65,21 @@ class Check(unittest.TestCase):
                 status, out = run(fake_repo(tmp, steps=steps))
                 self.assertEqual(status, 1)
                 self.assertIn("01-x step 01.1: steps.json has no hint", out)
+
+    def test_rejects_a_missing_or_empty_recipe(self):
+        for recipe in (None, "", "  \n"):
+            with self.subTest(recipe=recipe), tempfile.TemporaryDirectory() as tmp:
+                status, out = run(fake_repo(tmp, recipe=recipe))
+                self.assertEqual(status, 1)
+                self.assertIn("01-x step 01.1: steps.json has no recipe", out)
+
+    def test_rejects_one_sentence_of_the_recipe_copied_into_the_readme(self):
+        readme = README + "\n(2) Compute each thread's *index* and its bank.\n"
+        with tempfile.TemporaryDirectory() as tmp:
+            status, out = run(fake_repo(tmp, readme=readme))
+            self.assertEqual(status, 1)
+            self.assertIn("repeats a sentence of the step's recipe", out)
+            self.assertIn("./course hint 01.1 --more", out)
 
     def test_rejects_a_hint_that_asks_nothing(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -110,6 +110,56 @@ class StepState(unittest.TestCase):
         self.assertNotEqual(shipped + "// my code\n", shipped)
 
 
+class Hints(unittest.TestCase):
+    def test_the_hint_asks_the_question_and_points_at_the_recipe(self):
+        _, step = course.resolve("01.3")
+        status, out = printed(course.main, ["hint", "01.3"])
+        self.assertEqual(status, 0)
+        self.assertIn(" ".join(step.hint.split()), " ".join(out.split()))
+        self.assertIn("./course hint 01.3 --more", out)
+        self.assertNotIn("The recipe:", out)
+
+    def test_more_gives_the_question_the_recipe_and_where_the_code_is(self):
+        _, step = course.resolve("01.3")
+        status, out = printed(course.main, ["hint", "01.3", "--more"])
+        self.assertEqual(status, 0)
+        question, recipe = out.split("The recipe:", 1)
+        self.assertIn(" ".join(step.hint.split()), " ".join(question.split()))
+        self.assertIn(" ".join(step.recipe.split()), " ".join(recipe.split()))
+        self.assertIn("./course solution 01.3", out)
+
+    def test_more_wraps_long_lines_and_keeps_the_recipes_line_breaks(self):
+        _, step = course.resolve("01.3")
+        with replaced(step, recipe="(1) " + "word " * 40 + "\n(2) two"):
+            with replaced(course, resolve=lambda spec: (step.chapter, step)):
+                status, out = printed(course.command_hint, "01.3", True)
+        self.assertEqual(status, 0)
+        recipe = out.split("The recipe:\n", 1)[1].split("\n\nThe code itself")[0]
+        lines = recipe.splitlines()
+        self.assertTrue(all(len(line) <= 96 for line in lines), lines)
+        self.assertTrue(lines[0].startswith("(1) word") and lines[1].startswith("    word"))
+        self.assertEqual(lines[-1], "(2) two")
+
+    def test_a_step_without_a_recipe_says_so(self):
+        _, step = course.resolve("01.3")
+        with replaced(step, recipe=None), \
+                replaced(course, resolve=lambda spec: (step.chapter, step)):
+            with self.assertRaisesRegex(course.CourseError, "01.3 has no recipe"):
+                printed(course.command_hint, "01.3", True)
+
+    def test_a_chapter_is_not_a_step(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status, _ = printed(course.main, ["hint", "01", "--more"])
+        self.assertEqual(status, 2)
+        self.assertIn("name a step", err.getvalue())
+
+    def test_every_step_has_a_recipe(self):
+        for chapter in course.chapters():
+            for step in chapter.steps:
+                self.assertTrue((step.recipe or "").strip(), step.id)
+
+
 class GoogleTestReport(unittest.TestCase):
     REPORT = {"testsuites": [{"name": "Exercise/LaunchConfigOf", "testsuite": [
         {"name": "Ok/0", "classname": "Exercise/LaunchConfigOf", "result": "COMPLETED"},
@@ -184,6 +234,128 @@ class BenchmarkReport(unittest.TestCase):
         self.assertGreater(height, 50)
         crc = struct.unpack(">I", png[29:33])[0]
         self.assertEqual(crc, zlib.crc32(png[12:29]))
+
+
+class GpuSummary(unittest.TestCase):
+    """The lines ./course compare prints before its table: the GPU and the chapter's numbers."""
+    H100 = {"gpu": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0", "multiprocessors": "132",
+            "peak_dram_GB/s": "3352.320000", "max_threads_per_multiprocessor": "2048",
+            "max_blocks_per_multiprocessor": "32", "max_threads_per_block": "1024",
+            "shared_memory_per_multiprocessor_bytes": "233472",
+            "registers_per_multiprocessor": "65536"}
+    # A smaller GPU: 28 multiprocessors of 1536 threads and 16 blocks, 100 KiB shared memory.
+    SMALL = {"gpu": "Small GPU", "compute_capability": "8.6", "multiprocessors": "28",
+             "peak_dram_GB/s": "360.048000", "max_threads_per_multiprocessor": "1536",
+             "max_blocks_per_multiprocessor": "16",
+             "shared_memory_per_multiprocessor_bytes": "102400"}
+
+    @staticmethod
+    def row(name, **counters):
+        return dict({"name": name, "run_name": name, "repetitions": 1, "real_time": 1.0,
+                     "time_unit": "us"}, **counters)
+
+    def summary(self, number, context, benchmarks=()):
+        rows = course.parse_benchmark_json({"benchmarks": list(benchmarks)})
+        with tempfile.TemporaryDirectory() as build, replaced(course, BUILD=Path(build)):
+            return course.gpu_summary(number, context, rows)
+
+    def test_device_bandwidth_and_littles_law_from_this_runs_rows(self):
+        text = self.summary("01", self.H100, [
+            self.row("Solution/step0_latency/DRAM_256MiB",
+                     **{"cycles/load": 600.0, "ns/load": 400.0}),
+            self.row("DeviceToDeviceCopy/1024MiB", **{"GB/s": 3000.0, "%peak": 89.5})])
+        lines = text.splitlines()
+        self.assertEqual(lines[0], "GPU: NVIDIA H100 80GB HBM3, compute capability 9.0,"
+                                   " 132 multiprocessors of 2048 threads")
+        self.assertIn("3,352 GB/s nominal", lines[1])
+        self.assertIn("a copy reached 3,000 GB/s (89%) in this run", lines[1])
+        # 3000 GB/s x 400 ns = 1.2e6 bytes; / 132 = 9091 bytes; / 2048 threads = 4.4 bytes
+        self.assertIn("3,000 GB/s (copy) x 400 ns DRAM latency = 1.14 MiB in flight", lines[2])
+        self.assertIn("  = 8.9 KiB per multiprocessor, 4.4 bytes per thread", lines[3])
+        self.assertEqual(lines[4], "  (latency measured in this run)")
+        self.assertIn("8 blocks per multiprocessor x 132 = 1,056 blocks fill the GPU", text)
+        self.assertIn("n = 2^20: <<<128, 256>>>, 32.0 elements a thread", text)
+        self.assertIn("n = 2^28: <<<1,056, 256>>>, 993.0 elements a thread", text)
+
+    def test_without_a_latency_row_the_readmes_measured_one_is_named(self):
+        text = self.summary("06", self.H100)
+        reference = json.loads((ROOT / course.LATENCY_REFERENCE).read_text())
+        self.assertIn("3,352 GB/s (nominal) x", text)
+        self.assertIn(f"(latency measured on an {reference['context']['gpu']}, "
+                      "chapters/01-sum-of-squares/measured-h200.json;"
+                      " ./course compare 01 measures yours)", text)
+
+    def test_the_last_compare_01_on_the_same_gpu_gives_the_latency(self):
+        saved = {"context": {"gpu": "Small GPU"}, "benchmarks": [
+            self.row("Solution/step0_latency/DRAM_256MiB", **{"ns/load": 500.0})]}
+        for gpu, expected in (("Small GPU", "500 ns DRAM latency"),
+                              ("Small GPU", "(latency measured on this GPU by your last"
+                                            " ./course compare 01)"),
+                              ("Other GPU", "measured-h200.json")):
+            with tempfile.TemporaryDirectory() as build, replaced(course, BUILD=Path(build)):
+                folder = Path(build) / "chapters" / "01-sum-of-squares"
+                folder.mkdir(parents=True)
+                (folder / "bench-01-sum-of-squares.json").write_text(json.dumps(saved))
+                text = course.gpu_summary("05", dict(self.SMALL, gpu=gpu), [])
+            self.assertIn(expected, text, gpu)
+
+    def test_chapter_06_grids_on_a_big_and_a_small_gpu(self):
+        big = self.summary("06", self.H100)
+        self.assertIn("steps 2-3 (256 threads a block): 8 per multiprocessor x 132 ="
+                      " 1,056 blocks, 248.2 elements a thread at n = 2^26", big)
+        self.assertIn("steps 4-6 (256 threads a block, 1024 per multiprocessor):"
+                      " 4 per multiprocessor x 132 = 528 blocks, 496.5 elements", big)
+        small = self.summary("06", self.SMALL)
+        self.assertIn("6 per multiprocessor x 28 = 168 blocks", small)
+        self.assertIn("4 per multiprocessor x 28 = 112 blocks", small)
+
+    def test_matmul_waves_count_threads_blocks_and_shared_memory(self):
+        text = self.summary("03", self.SMALL)
+        # 8x8: 1536 / 64 = 24 threads' worth, but at most 16 blocks: 16 x 28 = 448 slots
+        self.assertIn("tiles 8x8 (64 threads, 0.5 KiB shared), Width 1024: 16,384 blocks,"
+                      " 16 per multiprocessor x 28 = 448 at once: 36.6 waves", text)
+        self.assertIn("tiles 32x32 (1024 threads, 8.0 KiB shared), Width 4096: 16,384 blocks,"
+                      " 1 per multiprocessor x 28 = 28 at once: 585.1 waves", text)
+        self.assertEqual(course.resident_blocks({"max_threads_per_multiprocessor": "2048",
+                                                 "max_blocks_per_multiprocessor": "32",
+                                                 "shared_memory_per_multiprocessor_bytes": "65536"},
+                                                256, 16384), 4)
+
+    def test_an_older_context_leaves_out_what_it_lacks(self):
+        old = {"gpu": "NVIDIA H100 80GB HBM3", "compute_capability": "9.0",
+               "multiprocessors": "132", "peak_dram_GB/s": "3352.320000"}
+        text = self.summary("06", old)
+        self.assertNotIn("launches", text)
+        self.assertNotIn("per thread", text)
+        self.assertIn("8.6 KiB per multiprocessor", text)
+        self.assertEqual(self.summary("07", {}), "GPU: the GPU")
+
+    def test_compare_prints_the_summary_before_the_table(self):
+        data = {"context": self.H100, "benchmarks": [
+            self.row("CUB/DeviceReduce::Sum/float/n=2^26", **{"GB/s": 2600.0, "%peak": 77.6}),
+            self.row("Solution/step5_one_launch/float/n=2^26", **{"GB/s": 2620.0, "%peak": 78.2,
+                                                                    "%ref": 100.8})]}
+
+        class FakeSubprocess:
+            @staticmethod
+            def run(command, **_kwargs):
+                class Completed:
+                    returncode, stderr = 0, ""
+                    stdout = '[{"name": "buildtype", "value": "release"}]'
+                for argument in map(str, command):
+                    if argument.startswith("--benchmark_out="):
+                        Path(argument.split("=", 1)[1]).write_text(json.dumps(data))
+                return Completed()
+
+        with tempfile.TemporaryDirectory() as build:
+            bench = Path(build) / "bench-warp-reduction"
+            with replaced(course, BUILD=Path(build), ensure_configured=lambda: None,
+                          build=lambda targets: None, binary_path=lambda chapter, name: bench,
+                          subprocess=FakeSubprocess):
+                _, out = printed(course.command_compare, "06")
+        self.assertLess(out.index("GPU: NVIDIA H100 80GB HBM3"), out.index("Little's law"))
+        self.assertLess(out.index("steps 4-6"), out.index("\n06 "))
+        self.assertLess(out.index("\n06 "), out.index("Solution/step5_one_launch"))
 
 
 class MesonOutput(unittest.TestCase):
@@ -480,7 +652,7 @@ class ListFromState(unittest.TestCase):
         self.assertRegex(out, r"01\.1 +passing +one thread\n")
         self.assertRegex(out, r"01\.2 +failing +many threads")
         self.assertRegex(out, r"01\.3 +not tested yet +interleaved")
-        self.assertIn("Next: 01.0", out)
+        self.assertIn("Next: 00.1", out)  # chapter 00 comes first
 
     def test_a_file_saved_after_the_run_makes_the_result_older_than_it(self):
         _, step = course.resolve("01.1")
@@ -497,7 +669,7 @@ class ListFromState(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             out = self.run_list(str(Path(tmp) / "never-built"), {"02.1"})
         self.assertRegex(out, r"02\.1 +not tested yet")
-        self.assertIn("Next: 01.0", out)
+        self.assertIn("Next: 00.1", out)  # chapter 00 comes first
 
     def test_a_broken_state_file_is_ignored(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -26,8 +26,9 @@ __device__ __forceinline__ unsigned long long global_nanoseconds() {
 
 // chase(): follows next[] `loads` times from `index` and returns where it ends.
 __device__ std::uint32_t chase(const std::uint32_t* next, std::uint32_t index, std::size_t loads) {
-  // TODO: repeat `loads` times: index = next[index]. Each load's address is the previous
-  //       load's result, so they cannot overlap.
+  // TODO: follow the chain `loads` times from `index`: each load's address is the result of
+  //       the load before it, so no two loads can overlap. Leave the last index reached in
+  //       `index`.
   return index;
 }
 

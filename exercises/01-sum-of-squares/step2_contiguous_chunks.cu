@@ -20,9 +20,8 @@ __global__ void contiguous_chunks_kernel(const int* input, std::size_t n,
                                          unsigned long long* partials,
                                          unsigned long long* block_cycles) {
   const long long start = clock64();
-  // TODO: thread t sums the squares of its own contiguous chunk of the input. Every thread's
-  //       chunk has the same length, rounded up so that the chunks together cover all n
-  //       elements (course::ceil_div works in a kernel too); nothing at or past n is read.
+  // TODO: thread t sums the squares of its own contiguous chunk of the input. The chunks all
+  //       have the same length and together cover all n elements; nothing at or past n is read.
   //       Thread t stores its sum in partials[t].
   course::record_block_cycles(start, block_cycles);
 }

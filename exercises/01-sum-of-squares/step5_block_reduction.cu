@@ -28,12 +28,12 @@ __global__ void block_reduction_kernel(const int* input, std::size_t n,
   extern __shared__ unsigned long long block_sums[];  // blockDim.x slots
   const long long start = clock64();
   // TODO: (1) as in step 4, each thread sums the squares of its grid-stride elements, but
-  //           loads kLoadsInFlight of them (i, i + G, ..., strided by the grid's G threads)
-  //           into registers before adding any; the remaining elements one at a time;
-  //       (2) store that sum in block_sums[threadIdx.x] and wait for the whole block;
-  //       (3) halve: for stride = blockDim.x / 2, blockDim.x / 4, ..., 1, threads below
-  //           `stride` add block_sums[t + stride] into block_sums[t]; wait after each level;
-  //       (4) thread 0 stores block_sums[0] in partials[blockIdx.x].
+  //           with kLoadsInFlight of its loads (i, i + G, ..., strided by the grid's G threads)
+  //           issued before any of them is added; the remaining elements one at a time;
+  //       (2) the block's sums are added up in block_sums as a tree: each level halves the
+  //           number of sums still to add (blockDim.x / 2 adds first, then half as many, ...),
+  //           and no thread may read a slot before the thread that owns it has written it;
+  //       (3) thread 0 stores the block's total in partials[blockIdx.x].
   course::record_block_cycles(start, block_cycles);
 }
 

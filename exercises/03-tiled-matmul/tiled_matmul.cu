@@ -22,10 +22,9 @@ __device__ __forceinline__ void load_phase_tiles(const float* M, const float* N,
                                                  float (&Nds)[TILE_WIDTH][TILE_WIDTH], int Row,
                                                  int Col, int ph, int Width) {
   const int tx = threadIdx.x, ty = threadIdx.y;
-  // TODO (step 1): copy this thread's element of phase ph's tiles into Mds and Nds, at its own
-  //       (ty, tx) in the tile: Mds holds the tile of M in the block's rows and the ph-th
-  //       TILE_WIDTH columns; Nds the tile of N in the ph-th TILE_WIDTH rows and the block's
-  //       columns.
+  // TODO (step 1): for phase ph, fill Mds with the tile of M and Nds with the tile of N whose
+  //       products this phase adds to P's tile; each thread copies one element of each, to its
+  //       own (ty, tx) in the tile. Which tiles those are: ./course hint 03.1.
 }
 
 // Step 2: this thread's partial products of one phase, between the two barriers they need.
@@ -34,9 +33,9 @@ __device__ __forceinline__ void multiply_phase_tiles(const float (&Mds)[TILE_WID
                                                      const float (&Nds)[TILE_WIDTH][TILE_WIDTH],
                                                      float& Pvalue) {
   const int tx = threadIdx.x, ty = threadIdx.y;
-  // TODO (step 2): add to Pvalue the TILE_WIDTH products of this thread's row of Mds and
-  //       column of Nds, only once every thread's elements are in the tiles, and keep every
-  //       thread from overwriting the tiles (next phase) while another still reads them.
+  // TODO (step 2): add to Pvalue this phase's TILE_WIDTH products of this thread's row of Mds
+  //       and column of Nds. No thread may read the tiles before every thread's elements are in
+  //       them, and none may overwrite them (next phase) while another still reads them.
 }
 
 // ONLY_STEP 0: every piece above is yours (the benchmark's kernel). The tests also run each

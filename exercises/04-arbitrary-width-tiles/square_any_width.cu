@@ -23,8 +23,8 @@ __device__ __forceinline__ void load_m_tile(const float* M, float (&Mds)[TILE_WI
                                             int Row, int ph, int Width) {
   const int tx = threadIdx.x, ty = threadIdx.y;
   // TODO (step 1): put this thread's element of phase ph's M tile in Mds[ty][tx], as in
-  //       chapter 03, but 0.0f when that element lies outside M (its row or its column past
-  //       the edge): never read M there.
+  //       chapter 03, except where that element lies outside M: there the tile gets 0.0f and M
+  //       is never read. (When does it lie outside? ./course hint 04.1.)
 }
 
 // Step 2: this thread's element of phase ph's tile of N.

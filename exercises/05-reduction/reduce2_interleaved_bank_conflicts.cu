@@ -24,9 +24,10 @@ __global__ void reduce2_kernel(const T* input, T* block_sums, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
-  // TODO: for s = 1, 2, 4, ... below blockDim.x: thread tid handles index = 2 * s * tid, and
-  //       if that index is inside the block adds sdata[index + s] into sdata[index]; wait
-  //       after every level.
+  // TODO: the same levels and the same pairs as kernel 1, but each level's adds are done by
+  //       the block's FIRST threads, one pair each in order (thread tid takes the level's pair
+  //       number tid), so that the working threads are contiguous. No level may start before the
+  //       one before it is complete.
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];
 }
 

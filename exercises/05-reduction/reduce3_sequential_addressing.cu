@@ -22,8 +22,10 @@ __global__ void reduce3_kernel(const T* input, T* block_sums, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
-  // TODO: for s = blockDim.x / 2, then halving while s > 0: threads below s add
-  //       sdata[tid + s] into sdata[tid]; wait after every level.
+  // TODO: reduce sdata to its sum in sdata[0] by sequential addressing: the first level folds
+  //       the upper half of the block's slots onto the lower half, slot by slot, the next level
+  //       the upper quarter onto the lower quarter, ... down to one slot; thread tid works on
+  //       slot tid. No level may start before the one before it is complete.
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];
 }
 

@@ -18,9 +18,10 @@ template <typename T>
 __global__ void reduce4_kernel(const T* input, T* block_sums, std::size_t n) {
   T* sdata = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  // TODO: this block's slice starts at blockIdx.x * (2 * blockDim.x). Thread tid loads the
-  //       elements tid and tid + blockDim.x of the slice (0 for any past n), adds them and
-  //       stores the sum in sdata[tid].
+  // TODO: each block now covers a slice of twice as many elements as it has threads; every
+  //       thread loads two elements of its block's slice (0 for any past n), adds them and stores
+  //       the sum in sdata[tid], so that the tree below starts from half as many partial sums.
+  //       Where block b's slice starts: ./course hint 05.4.
   __syncthreads();
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] += sdata[tid + s];

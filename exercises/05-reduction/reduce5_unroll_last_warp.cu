@@ -21,8 +21,10 @@ namespace {
 // The last 64 -> 1 elements of a block, by its first warp (tid < 32).
 template <typename T>
 __device__ void warp_reduce(T* sdata, unsigned tid) {
-  // TODO: for offset = 32, 16, 8, 4, 2, 1: add sdata[tid + offset] into sdata[tid], with
-  //       __syncwarp() between the read and the write and after the write (see the header).
+  // TODO: the last six levels (offsets 32, 16, 8, 4, 2, 1) of the tree into sdata[tid], by
+  //       the first warp alone and without a block barrier. Every lane must have read a slot before
+  //       its owner overwrites it, and every write must be seen by the next level: what guarantees
+  //       both inside a warp is this step's lesson (the header; ./course hint 05.5).
 }
 
 template <typename T>

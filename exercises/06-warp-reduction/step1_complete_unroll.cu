@@ -26,11 +26,11 @@ __global__ void complete_unroll_kernel(const T* input, T* block_sums, std::size_
   if (i + BLOCK < n) sum += input[i + BLOCK];
   sdata[tid] = sum;
   __syncthreads();
-  // TODO: chapter 05's tree with every level written out. For BLOCK >= 1024, 512, 256 and 128
-  //       (in that order): threads below half of that add the slot half of that above theirs
-  //       (keep the running sum in `sum` and store it), then the block waits. Then the first
-  //       warp does offsets 32, 16, 8, 4, 2, 1: add sdata[tid + offset], __syncwarp(), store,
-  //       __syncwarp(). Write `if (BLOCK >= 512)`: BLOCK is a constant, the test disappears.
+  // TODO: chapter 05's tree (kernel 5) with every level written out, for the BLOCK this kernel
+  //       is compiled for: the block-wide levels that exist for this BLOCK (at most 1024 slots
+  //       down to 64), each followed by a block barrier, then the first warp's six levels as in
+  //       kernel 5. Keep the running sum in `sum` as well as in sdata. No loop: whether a level
+  //       exists must be known to the compiler, not tested while the kernel runs.
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];
 }
 

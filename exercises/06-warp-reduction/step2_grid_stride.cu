@@ -20,10 +20,10 @@ template <typename T, unsigned BLOCK>
 __global__ void grid_stride_kernel(const T* input, T* block_sums, std::size_t n) {
   __shared__ T sdata[BLOCK];
   T sum = T(0);
-  // TODO: a grid-stride loop. Thread threadIdx.x of block blockIdx.x starts at
-  //       blockIdx.x * 2 * BLOCK + threadIdx.x, adds input[i] and, if it exists, input[i + BLOCK],
-  //       and moves on by 2 * BLOCK * gridDim.x (the whole grid's share of a round) while i < n.
-  //       Use std::size_t for i: n may be past 2^32.
+  // TODO: a grid-stride loop into `sum`: in each round a block adds 2 * BLOCK consecutive
+  //       elements (each thread two, BLOCK apart, the second only if it exists), and the next
+  //       round starts one whole grid's share further on, until n. Every index must stay right for
+  //       n past 2^32.
   sdata[threadIdx.x] = sum;
   __syncthreads();
   ready_made::unrolled_tree<T, BLOCK>(sdata, sum);  // step 1's tree

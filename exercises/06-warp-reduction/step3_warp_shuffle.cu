@@ -23,8 +23,9 @@ namespace {
 // The warp's total, in lane 0 (the other lanes hold partial sums).
 template <typename T>
 __device__ T warp_sum(T value) {
-  // TODO: for offset = 16, 8, 4, 2, 1: add __shfl_down_sync(kFullMask, value, offset), the value
-  //       of the lane `offset` places up, to this lane's value.
+  // TODO: the sum of the warp's 32 values in lane 0's `value`, in five levels (offsets 16, 8,
+  //       4, 2, 1): at each level every lane adds the value of the lane `offset` places up, read
+  //       straight from that lane's register: no shared memory, no barrier.
   return value;
 }
 
@@ -34,9 +35,9 @@ __device__ T block_sum(T value) {
   __shared__ T warp_sums[BLOCK / 32];
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   value = warp_sum(value);
-  // TODO: lane 0 of every warp stores its warp's total in warp_sums[warp]; the block waits;
-  //       then the first warp reduces the BLOCK / 32 totals with warp_sum() (lanes past them
-  //       contribute 0).
+  // TODO: the block's total in thread 0's `value`: every warp's total (warp_sum) is kept in
+  //       warp_sums, then the first warp adds the BLOCK / 32 totals with warp_sum() (lanes past
+  //       them contribute 0). No warp may read warp_sums before every warp has stored its total.
   return value;
 }
 

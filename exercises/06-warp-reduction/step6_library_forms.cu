@@ -33,10 +33,9 @@ struct CooperativeGroupsBlockSum {
     __shared__ T warp_sums[BLOCK / 32];
     const cg::thread_block block = cg::this_thread_block();
     const cg::thread_block_tile<32> warp = cg::tiled_partition<32>(block);
-    // TODO: step 3's block_sum with cooperative groups: cg::reduce(warp, value, cg::plus<T>())
-    //       for each warp's total; warp.thread_rank() == 0 stores it in
-    //       warp_sums[warp.meta_group_rank()]; block.sync(); then the first warp
-    //       (meta_group_rank() == 0) reduces the BLOCK / 32 totals the same way.
+    // TODO: step 3's block_sum, written with cooperative groups (the `block` and `warp` groups
+    //       above and their own reduction and barrier instead of shuffles and __syncthreads): the
+    //       block's total must end up in the `value` of the thread the caller reads it from.
     return value;
   }
 };
@@ -47,7 +46,8 @@ struct CubBlockSum {
   __device__ T apply(T value) const {
     using BlockReduce = cub::BlockReduce<T, BLOCK>;
     __shared__ typename BlockReduce::TempStorage storage;  // CUB's slots and scratch
-    // TODO: BlockReduce(storage).Sum(value) returns the block's total in thread 0.
+    // TODO: the block's total with cub::BlockReduce (its storage is declared above), in the
+    //       `value` of the thread the caller reads it from.
     return value;
   }
 };

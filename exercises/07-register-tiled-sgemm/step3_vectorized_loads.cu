@@ -7,7 +7,9 @@
 // times fewer load instructions to issue), and M's tile is stored TRANSPOSED in shared memory,
 // Mtile_t[dot][row]. The 8 values of M a thread needs for one `dot` are then consecutive, so it
 // reads them as two float4 instead of eight floats; N's 8 values already were consecutive.
-// 4 shared-memory load instructions per 64 multiply-adds instead of 16.
+// As written, 4 shared-memory load instructions per 64 multiply-adds instead of 16; but the
+// compiler already merged step 2's reads into 16-byte loads (the profiler counts 2 per 32 in
+// both steps), so the gain is in global memory: a quarter of the load instructions.
 // The vector loads need rows that start on 16 bytes (k and n multiples of 4): otherwise the
 // kernel is instantiated with VECTOR = false and loads one float at a time (ready-made here).
 #include "course/errors.hpp"
@@ -34,21 +36,20 @@ __global__ void __launch_bounds__(kThreads)
   float m_values[TM], n_values[TN];
   for (int tile = 0; tile < k; tile += BK) {
     if constexpr (VECTOR) {
-      // TODO: (1) M's 128 x 8 tile as float4: thread t loads the 4 floats at row t / 2,
-      //           columns (t % 2) * 4 .. + 3 of the tile (one float4 of M, or zeros when the
-      //           row is past m or the column past k), and stores them TRANSPOSED: element
-      //           (row r, column c) goes to Mtile_t[c * S + r] (S = BM + 4: the padding
-      //           keeps the 4 stores of a column of threads out of one bank).
-      //       (2) N's 8 x 128 tile as float4: thread t loads row t / 32, columns
-      //           (t % 32) * 4 .. + 3 (zeros past k or n) and stores the float4 as it is.
+      // TODO: (1) fill Mtile_t with M's 128 x 8 tile (zeros where a row is past m or a column
+      //           past k), each thread moving one 16-byte piece of M, laid out so that (3) can get
+      //           a thread's TM values of one tile column with 16-byte reads (S = BM + 4 is the row
+      //           stride there: the padding keeps the stores of a column of threads out of one
+      //           bank). Which layout that is: ./course hint 07.3.
+      //       (2) fill Ntile with N's 8 x 128 tile (zeros past k or n), each thread moving one
+      //           16-byte piece, in N's own layout.
     } else {
       load_m_tile_transposed<BM, BK, kThreads, false>(M, Mtile_t, block_row, tile, m, k);
       load_n_tile<BK, BN, kThreads, false>(N, Ntile, tile, block_col, k, n);
     }
     __syncthreads();
-    // TODO: (3) step 2's inner loop, with each register array filled by two float4 reads:
-    //           m_values from Mtile_t[dot * S + thread_row * TM ...] and n_values from
-    //           Ntile[dot * BN + thread_col * TN ...].
+    // TODO: (3) step 2's inner loop, with m_values and n_values each filled by 16-byte reads of
+    //           the tiles instead of one float at a time.
     __syncthreads();
   }
   store_results<TM, TN, VECTOR>(P, acc, 0, 0, block_row + thread_row * TM,

@@ -47,13 +47,10 @@ __global__ void __launch_bounds__(THREADS)
     load_m_tile_transposed<BM, BK, THREADS, VECTOR>(M, Mtile_t, block_row, tile, m, k);
     load_n_tile<BK, BN, THREADS, VECTOR>(N, Ntile, tile, block_col, k, n);
     __syncthreads();
-    // TODO: for dot = 0 .. BK - 1, with the lane's first row and column in the warp tile
-    //       row0 = warp_row * WM + lane_row * TM and col0 = warp_col * WN + lane_col * TN:
-    //       m_values[wm * TM + i] = Mtile_t[dot * S + row0 + wm * WSUBM + i]
-    //         for every warp sub-tile row wm < WMITER and i < TM (float4 reads);
-    //       n_values[wn * TN + j] = Ntile[dot * BN + col0 + wn * WSUBN + j]
-    //         for every wn < WNITER and j < TN (float4 reads);
-    //       then acc[a][b] += m_values[a] * n_values[b] for every a and b.
+    // TODO: step 3's inner loop for this lane's place in the warp tile (the header and
+    //       ./course hint 07.4): its WMITER x WNITER register tiles of TM x TN results, one in each
+    //       warp sub-tile; fill m_values and n_values with 16-byte reads of the lane's rows of
+    //       Mtile_t and columns of Ntile, then add every product of an M and an N value to acc.
     __syncthreads();
   }
 #pragma unroll

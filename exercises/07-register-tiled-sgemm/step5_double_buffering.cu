@@ -164,10 +164,11 @@ __global__ void __launch_bounds__(THREADS)
   __syncthreads();
   int stage = 0;
   for (int tile = k_begin; tile < k_end; tile += BK) {
-    // TODO: if there is a next slice (tile + BK < k_end): m_next.fetch(...) and
-    //       n_next.start(...) it into stage 1 - stage FIRST; then warp_tile.multiply<BK>(...)
-    //       on stage `stage`; then, if there was a next slice, m_next.store(...) and
-    //       n_next.finish(...) into stage 1 - stage. One __syncthreads(), and the stages swap.
+    // TODO: one slice of k per iteration, two stages: the loads of the next slice (if there is
+    //       one: tile + BK < k_end) must be on their way while warp_tile multiplies the current
+    //       stage, and be in shared memory before the barrier; one __syncthreads() per slice, then
+    //       the stages swap. m_next, n_next and warp_tile do the work; where each call goes and
+    //       which stage it writes: ./course hint 07.5.
   }
   warp_tile.template store<VECTOR_STORE, SPLIT_K>(P, acc, block_row, block_col, m, n, ldp);
 }

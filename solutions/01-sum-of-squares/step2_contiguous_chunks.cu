@@ -17,9 +17,8 @@ __global__ void contiguous_chunks_kernel(const int* input, std::size_t n,
                                          unsigned long long* block_cycles) {
   const long long start = clock64();
   // BEGIN SOLUTION
-  // TODO: thread t sums the squares of its own contiguous chunk of the input. Every thread's
-  //       chunk has the same length, rounded up so that the chunks together cover all n
-  //       elements (course::ceil_div works in a kernel too); nothing at or past n is read.
+  // TODO: thread t sums the squares of its own contiguous chunk of the input. The chunks all
+  //       have the same length and together cover all n elements; nothing at or past n is read.
   //       Thread t stores its sum in partials[t].
   const std::size_t chunk = (n + blockDim.x - 1) / blockDim.x;
   const std::size_t begin = threadIdx.x * chunk;

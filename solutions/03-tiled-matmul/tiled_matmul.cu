@@ -19,10 +19,9 @@ __device__ __forceinline__ void load_phase_tiles(const float* M, const float* N,
                                                  int Col, int ph, int Width) {
   const int tx = threadIdx.x, ty = threadIdx.y;
   // BEGIN SOLUTION
-  // TODO (step 1): copy this thread's element of phase ph's tiles into Mds and Nds, at its own
-  //       (ty, tx) in the tile: Mds holds the tile of M in the block's rows and the ph-th
-  //       TILE_WIDTH columns; Nds the tile of N in the ph-th TILE_WIDTH rows and the block's
-  //       columns.
+  // TODO (step 1): for phase ph, fill Mds with the tile of M and Nds with the tile of N whose
+  //       products this phase adds to P's tile; each thread copies one element of each, to its
+  //       own (ty, tx) in the tile. Which tiles those are: ./course hint 03.1.
   Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];    // consecutive tx, consecutive
   Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * Width + Col];  // addresses: both coalesced
   // END SOLUTION
@@ -35,9 +34,9 @@ __device__ __forceinline__ void multiply_phase_tiles(const float (&Mds)[TILE_WID
                                                      float& Pvalue) {
   const int tx = threadIdx.x, ty = threadIdx.y;
   // BEGIN SOLUTION
-  // TODO (step 2): add to Pvalue the TILE_WIDTH products of this thread's row of Mds and
-  //       column of Nds, only once every thread's elements are in the tiles, and keep every
-  //       thread from overwriting the tiles (next phase) while another still reads them.
+  // TODO (step 2): add to Pvalue this phase's TILE_WIDTH products of this thread's row of Mds
+  //       and column of Nds. No thread may read the tiles before every thread's elements are in
+  //       them, and none may overwrite them (next phase) while another still reads them.
   __syncthreads();  // read-after-write: other threads loaded most of what we read next
 #pragma unroll  // TILE_WIDTH is a compile-time constant: no loop counter, no branch
   for (int k = 0; k < TILE_WIDTH; ++k) Pvalue += Mds[ty][k] * Nds[k][tx];

@@ -20,8 +20,8 @@ __device__ __forceinline__ void load_m_tile(const float* M, float (&Mds)[TILE_WI
   const int tx = threadIdx.x, ty = threadIdx.y;
   // BEGIN SOLUTION
   // TODO (step 1): put this thread's element of phase ph's M tile in Mds[ty][tx], as in
-  //       chapter 03, but 0.0f when that element lies outside M (its row or its column past
-  //       the edge): never read M there.
+  //       chapter 03, except where that element lies outside M: there the tile gets 0.0f and M
+  //       is never read. (When does it lie outside? ./course hint 04.1.)
   if (Row < Width && ph * TILE_WIDTH + tx < Width) {
     Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];
   } else {

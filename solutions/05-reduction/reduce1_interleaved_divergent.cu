@@ -20,8 +20,10 @@ __global__ void reduce1_kernel(const T* input, T* block_sums, std::size_t n) {
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
   // BEGIN SOLUTION
-  // TODO: for s = 1, 2, 4, ... below blockDim.x: threads whose tid is a multiple of 2 * s add
-  //       sdata[tid + s] into sdata[tid]; the whole block waits after every level.
+  // TODO: reduce the block's values in sdata to their sum in sdata[0] by interleaved
+  //       addressing: level after level, pairs of slots twice as far apart as in the level before
+  //       (1, 2, 4, ... apart) are added into the lower slot of each pair, by the thread whose
+  //       tid is that slot. No level may start before the one before it is complete.
   for (unsigned s = 1; s < blockDim.x; s *= 2) {
     if (tid % (2 * s) == 0) sdata[tid] += sdata[tid + s];
     __syncthreads();  // the next level reads what this one wrote

@@ -15,9 +15,10 @@ __global__ void reduce4_kernel(const T* input, T* block_sums, std::size_t n) {
   T* sdata = shared_array<T>();
   const unsigned tid = threadIdx.x;
   // BEGIN SOLUTION
-  // TODO: this block's slice starts at blockIdx.x * (2 * blockDim.x). Thread tid loads the
-  //       elements tid and tid + blockDim.x of the slice (0 for any past n), adds them and
-  //       stores the sum in sdata[tid].
+  // TODO: each block now covers a slice of twice as many elements as it has threads; every
+  //       thread loads two elements of its block's slice (0 for any past n), adds them and stores
+  //       the sum in sdata[tid], so that the tree below starts from half as many partial sums.
+  //       Where block b's slice starts: ./course hint 05.4.
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * (2 * blockDim.x) + tid;
   T sum = i < n ? input[i] : T(0);
   if (i + blockDim.x < n) sum += input[i + blockDim.x];

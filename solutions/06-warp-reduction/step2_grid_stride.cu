@@ -17,10 +17,10 @@ __global__ void grid_stride_kernel(const T* input, T* block_sums, std::size_t n)
   __shared__ T sdata[BLOCK];
   T sum = T(0);
   // BEGIN SOLUTION
-  // TODO: a grid-stride loop. Thread threadIdx.x of block blockIdx.x starts at
-  //       blockIdx.x * 2 * BLOCK + threadIdx.x, adds input[i] and, if it exists, input[i + BLOCK],
-  //       and moves on by 2 * BLOCK * gridDim.x (the whole grid's share of a round) while i < n.
-  //       Use std::size_t for i: n may be past 2^32.
+  // TODO: a grid-stride loop into `sum`: in each round a block adds 2 * BLOCK consecutive
+  //       elements (each thread two, BLOCK apart, the second only if it exists), and the next
+  //       round starts one whole grid's share further on, until n. Every index must stay right for
+  //       n past 2^32.
   const std::size_t stride = static_cast<std::size_t>(2 * BLOCK) * gridDim.x;
   for (std::size_t i = static_cast<std::size_t>(blockIdx.x) * (2 * BLOCK) + threadIdx.x; i < n;
        i += stride) {

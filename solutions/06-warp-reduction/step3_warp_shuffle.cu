@@ -20,8 +20,9 @@ namespace {
 template <typename T>
 __device__ T warp_sum(T value) {
   // BEGIN SOLUTION
-  // TODO: for offset = 16, 8, 4, 2, 1: add __shfl_down_sync(kFullMask, value, offset), the value
-  //       of the lane `offset` places up, to this lane's value.
+  // TODO: the sum of the warp's 32 values in lane 0's `value`, in five levels (offsets 16, 8,
+  //       4, 2, 1): at each level every lane adds the value of the lane `offset` places up, read
+  //       straight from that lane's register: no shared memory, no barrier.
 #pragma unroll
   for (int offset = 16; offset > 0; offset /= 2) {
     value += __shfl_down_sync(kFullMask, value, offset);
@@ -37,9 +38,9 @@ __device__ T block_sum(T value) {
   const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   value = warp_sum(value);
   // BEGIN SOLUTION
-  // TODO: lane 0 of every warp stores its warp's total in warp_sums[warp]; the block waits;
-  //       then the first warp reduces the BLOCK / 32 totals with warp_sum() (lanes past them
-  //       contribute 0).
+  // TODO: the block's total in thread 0's `value`: every warp's total (warp_sum) is kept in
+  //       warp_sums, then the first warp adds the BLOCK / 32 totals with warp_sum() (lanes past
+  //       them contribute 0). No warp may read warp_sums before every warp has stored its total.
   if (lane == 0) warp_sums[warp] = value;
   __syncthreads();  // every warp's total is stored before the first warp reads them
   if (warp == 0) value = warp_sum(lane < BLOCK / 32 ? warp_sums[lane] : T(0));

@@ -2,8 +2,9 @@
 // Changed from step 3: each thread reads its elements as int4 / float4 / double2 vectors, one
 // 16-byte load instruction where step 3 issued four (two for doubles), and issues
 // kVectorsInFlight of them before it adds any. Fewer instructions per byte, and more bytes in
-// flight per thread: a DRAM load takes ~600 ns, so the GPU must keep megabytes of loads
-// outstanding to stream at full bandwidth (Little's law, chapter 01).
+// flight per thread: a DRAM load takes hundreds of nanoseconds (chapter 01's step 0 measures
+// yours: 346 ns on an H200), so the GPU must keep bandwidth x latency bytes of loads
+// outstanding to stream at full bandwidth, megabytes on a large GPU (Little's law, chapter 01).
 // A vector load must start on a 16-byte boundary. The input may not (a pointer into the middle
 // of an array, `input + 1`): the `head` elements before the first boundary, and the tail after
 // the last whole vector, are added one at a time by the first threads of the grid.

@@ -1,7 +1,8 @@
 // Step 2: 2D block tiling.
 // Changed from step 1: each thread computes an 8 x 8 tile of P in registers, not a column of 8.
 // In the inner loop it loads TM = 8 values of M's tile and TN = 8 of N's into registers and
-// does all 64 products between them: 16 shared loads for 64 multiply-adds (step 1: 9 for 8).
+// does all 64 products between them: as written, 16 shared loads for 64 multiply-adds (step 1:
+// 9 for 8); the compiler merges them into 16-byte loads, and the profiler counts 2 per 32.
 // The block computes 128 x 128 of P with 256 threads; every value it brings from global memory
 // is used 128 times instead of 64.
 #include "course/errors.hpp"
@@ -41,9 +42,10 @@ __global__ void __launch_bounds__(kThreads)
     }
     __syncthreads();
     // BEGIN SOLUTION
-    // TODO: for dot = 0 .. BK - 1: load m_values[i] = Mtile(thread_row * TM + i, dot) and
-    //       n_values[j] = Ntile(dot, thread_col * TN + j) into registers, then add every
-    //       product m_values[i] * n_values[j] to acc[i][j] (an outer product).
+    // TODO: add to acc[i][j] the BK products of M's tile row thread_row * TM + i with N's tile
+    //       column thread_col * TN + j, for all TM x TN results of this thread, reading each shared
+    //       value a thread needs for one dot step only once (m_values and n_values are there for
+    //       them).
 #pragma unroll
     for (int dot = 0; dot < BK; ++dot) {
 #pragma unroll
