@@ -810,6 +810,15 @@ class Profiler(unittest.TestCase):
         self.assertEqual(kernels[0]["sm__warps_active.avg.pct_of_peak_sustained_active"], 40.38)
         self.assertIn("interleaved_kernel", kernels[0]["Kernel Name"])
 
+    def test_a_long_column_name_keeps_its_columns_apart(self):
+        _, step = course.resolve("04.3")
+        label = step.profile["metrics"][0]["label"]
+        what = "chapter 03's unguarded kernel at Width 4096"
+        text = course.profile_table(step, None, {label: 3.04}, (what, {label: 2.7}))
+        header = text.splitlines()[0]
+        self.assertIn("solution  " + what, header)
+        self.assertTrue(text.splitlines()[1].rstrip().endswith("2.7"))
+
     def test_ratio_metrics(self):
         counters = course.ncu_profile.parse_csv(self.CSV)[0]
         metric = {"label": "x", "ratio": ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
