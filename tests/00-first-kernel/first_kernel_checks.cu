@@ -3,12 +3,12 @@
 #include "first_kernel_checks.hpp"
 
 #include <cmath>
-#include <random>
 #include <sstream>
 
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/guarded_buffer.hpp"
+#include "course/random.hpp"
 
 namespace first_kernel::testing {
 
@@ -31,11 +31,7 @@ Steps steps_of(Implementation implementation) {
 }
 
 std::vector<float> random_floats(std::size_t n, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::uniform_real_distribution<float> value(-1.0f, 1.0f);
-  std::vector<float> out(n);
-  for (float& v : out) v = value(generator);
-  return out;
+  return course::random_floats(n, -1.0f, 1.0f, seed);
 }
 
 std::vector<double> cpu_saxpy(float a, const std::vector<float>& x, const std::vector<float>& y) {
