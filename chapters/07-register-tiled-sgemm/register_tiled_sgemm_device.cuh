@@ -187,6 +187,33 @@ struct WarpTile {
   }
 };
 
+// Step 5's asynchronous copies (sm_80 and newer): the three PTX instructions behind them,
+// each as a function, so that step 5 is written in C++. A thread starts copies, groups what
+// it started, and later waits for its groups; the copies travel from global to shared memory
+// without passing through registers, so the thread goes on computing meanwhile.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define REGISTER_TILED_SGEMM_HAS_ASYNC_COPY 1
+// Starts copying 16 bytes from `source` (global memory, 16-byte aligned) to `target` (shared
+// memory, 16-byte aligned). Only the first `source_bytes` (0 or 16 here) are read; the rest of
+// the 16 are written as zeros, so 0 fills the target with zeros and reads nothing.
+__device__ __forceinline__ void copy_16_bytes_async(float* target, const float* source,
+                                                    int source_bytes) {
+  const unsigned shared_address = static_cast<unsigned>(__cvta_generic_to_shared(target));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address),
+               "l"(source), "r"(source_bytes));
+}
+// Closes the group of the copies this thread started since the last commit.
+__device__ __forceinline__ void commit_async_copies() {
+  asm volatile("cp.async.commit_group;\n" ::);
+}
+// Waits until every group this thread committed has landed in shared memory. Other threads'
+// copies are theirs to wait for: a __syncthreads() after everyone's wait makes them visible to
+// the whole block.
+__device__ __forceinline__ void wait_for_async_copies() {
+  asm volatile("cp.async.wait_group 0;\n" ::: "memory");
+}
+#endif
+
 // Launches kernel<VECTOR = true> when the 16-byte path applies, else kernel<false>: `launch`
 // is called with std::true_type or std::false_type.
 template <typename Launch>

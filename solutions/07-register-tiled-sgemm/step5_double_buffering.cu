@@ -2,11 +2,12 @@
 // Changed from step 4: two copies of each shared tile. While the warps multiply the tiles of
 // slice `tile` (stage s), the loads of slice `tile + BK` are already on their way into the
 // other stage: M's through registers (it is transposed on the way, which an asynchronous copy
-// cannot do), N's with cp.async on sm_80 and newer (global to shared memory directly, no
-// registers, waited for with cp.async.wait_group) and through registers on sm_75. The global
-// loads' latency now overlaps the arithmetic of the current slice, so a block needs fewer
-// warps to keep the multiply-add units busy; and one barrier per slice suffices instead of
-// two: the stage being written was last read before the previous barrier.
+// cannot do), N's as asynchronous copies on sm_80 and newer (global to shared memory directly,
+// no registers; you write them with the three functions in register_tiled_sgemm_device.cuh)
+// and through registers on sm_75. The global loads' latency now overlaps the arithmetic of the
+// current slice, so a block needs fewer warps to keep the multiply-add units busy; and one
+// barrier per slice suffices instead of two: the stage being written was last read before the
+// previous barrier.
 // The launcher's three shape tricks:
 //  - padded rows: when k (or n) is not a multiple of 4 (4097), M (or N) is first copied into a
 //    buffer whose rows are padded with zeros to a multiple of 4 floats, so the kernel always
@@ -98,25 +99,35 @@ struct NTileInFlight {
     for (int round = 0; round < kRounds; ++round) {
       const int r = row(round), c = column();
       const bool inside = row0 + r < k && col0 + c < n;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-      // Outside N: a source size of 0 bytes makes cp.async write zeros.
+#ifdef REGISTER_TILED_SGEMM_HAS_ASYNC_COPY
+      // BEGIN SOLUTION
+      // TODO: start the asynchronous copy of N's four floats at (row0 + r, col0 + c) to the
+      //       tile's row r, column c; where that is outside N, the tile must get zeros and N
+      //       must not be read there. The copy functions: register_tiled_sgemm_device.cuh.
       const float* source = inside ? N + (row0 + r) * ldn + col0 + c : N;
-      const unsigned target = static_cast<unsigned>(__cvta_generic_to_shared(tile + r * BN + c));
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(target), "l"(source),
-                   "r"(inside ? 16 : 0));
+      copy_16_bytes_async(tile + r * BN + c, source, inside ? 16 : 0);
+      // END SOLUTION
 #else
       values[round] = inside ? *reinterpret_cast<const float4*>(N + (row0 + r) * ldn + col0 + c)
                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
 #endif
     }
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.commit_group;\n" ::);
+#ifdef REGISTER_TILED_SGEMM_HAS_ASYNC_COPY
+    // BEGIN SOLUTION
+    // TODO: make this call's copies one group that finish() can wait for.
+    commit_async_copies();
+    // END SOLUTION
 #endif
   }
 
+  // The tile is in shared memory, as far as this thread's part goes (the caller's barrier
+  // then makes the whole tile visible to the block).
   __device__ __forceinline__ void finish(float* tile) const {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile("cp.async.wait_group 0;\n" ::: "memory");  // this thread's copies have landed
+#ifdef REGISTER_TILED_SGEMM_HAS_ASYNC_COPY
+    // BEGIN SOLUTION
+    // TODO: wait for this thread's copies.
+    wait_for_async_copies();
+    // END SOLUTION
 #else
 #pragma unroll
     for (int round = 0; round < kRounds; ++round) {
