@@ -8,12 +8,12 @@
 // which is the start of the next row, or past the end of the matrix. So each load is guarded
 // and writes 0.0 when it is outside: a zero adds nothing to the inner product. The store is
 // guarded too: threads outside P compute garbage and must not write it.
-#include "boundary_tiled_matmul.cuh"
-#include "boundary_tiled_matmul_device.cuh"
+#include "arbitrary_width_tiles.cuh"
+#include "arbitrary_width_tiles_device.cuh"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 
-namespace boundary_tiled_matmul::exercise {
+namespace arbitrary_width_tiles::exercise {
 
 namespace {
 
@@ -44,7 +44,7 @@ __device__ __forceinline__ void store_result(float* P, float Pvalue, int Row, in
 
 // ONLY_STEP 0: every piece above is yours (the benchmark's kernel). The tests also run each
 // step alone (ONLY_STEP = S): your piece of step S, the other steps' from
-// boundary_tiled_matmul_device.cuh, and for steps 1 and 2 the tile you load filled with NaN
+// arbitrary_width_tiles_device.cuh, and for steps 1 and 2 the tile you load filled with NaN
 // before your load.
 template <int TILE_WIDTH, int ONLY_STEP>
 __global__ void any_width_kernel(const float* M, const float* N, float* P, int Width) {
@@ -96,7 +96,7 @@ void launch(const float* M, const float* N, float* P, int width, int only_step) 
 }  // namespace
 
 void matmul(const float* M, const float* N, float* P, int width, int tile_width, int only_step) {
-  check_arguments("boundary_tiled_matmul::matmul", M, N, P, width, width, width, tile_width,
+  check_arguments("arbitrary_width_tiles::matmul", M, N, P, width, width, width, tile_width,
                   only_step);
   switch (tile_width) {
     case 2: return launch<2>(M, N, P, width, only_step);
@@ -106,4 +106,4 @@ void matmul(const float* M, const float* N, float* P, int width, int tile_width,
   }
 }
 
-}  // namespace boundary_tiled_matmul::exercise
+}  // namespace arbitrary_width_tiles::exercise

@@ -2,11 +2,11 @@
 // The square kernel's three guards, each against the right dimension: a row of M or P is
 // inside when Row < m; a column of N or P when Col < n; the inner index (a column of M, a row of
 // N) when it is below k. The number of phases is set by k, the grid by m (rows) and n (columns).
-#include "boundary_tiled_matmul.cuh"
+#include "arbitrary_width_tiles.cuh"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 
-namespace boundary_tiled_matmul::solution {
+namespace arbitrary_width_tiles::solution {
 
 namespace {
 
@@ -50,7 +50,7 @@ void launch(const float* M, const float* N, float* P, int m, int k, int n) {
 
 void matmul_rectangular(const float* M, const float* N, float* P, int m, int k, int n,
                         int tile_width) {
-  check_arguments("boundary_tiled_matmul::matmul_rectangular", M, N, P, m, k, n, tile_width);
+  check_arguments("arbitrary_width_tiles::matmul_rectangular", M, N, P, m, k, n, tile_width);
   switch (tile_width) {
     case 2: return launch<2>(M, N, P, m, k, n);
     case 8: return launch<8>(M, N, P, m, k, n);
@@ -59,4 +59,4 @@ void matmul_rectangular(const float* M, const float* N, float* P, int m, int k, 
   }
 }
 
-}  // namespace boundary_tiled_matmul::solution
+}  // namespace arbitrary_width_tiles::solution

@@ -6,9 +6,9 @@
 #include <tuple>
 
 #include "course/testing.hpp"
-#include "boundary_tiled_matmul.cuh"
+#include "arbitrary_width_tiles.cuh"
 
-namespace boundary_tiled_matmul {
+namespace arbitrary_width_tiles {
 namespace {
 
 using course::invalid_argument_message;
@@ -24,20 +24,20 @@ std::string rectangular_message(int m, int k, int n, int tile = 16) {
       [&] { solution::matmul_rectangular(dummy, dummy, dummy, m, k, n, tile); });
 }
 
-TEST(BoundaryTiledMatmulArguments, NonPositiveSizesAreRejected) {
+TEST(ArbitraryWidthTilesArguments, NonPositiveSizesAreRejected) {
   for (auto [m, k, n] : {std::tuple{0, 1, 1}, {1, 0, 1}, {1, 1, 0}, {-5, 3, 3}}) {
     EXPECT_NE(rectangular_message(m, k, n).find("at least 1"), std::string::npos);
   }
   EXPECT_NE(square_message(0, 16).find("at least 1"), std::string::npos);
 }
 
-TEST(BoundaryTiledMatmulArguments, MatricesBeyond32BitIndexingAreRejected) {
+TEST(ArbitraryWidthTilesArguments, MatricesBeyond32BitIndexingAreRejected) {
   EXPECT_NE(square_message(46341, 16).find("32-bit"), std::string::npos);
   // 70000 x 40000 = 2.8e9 elements of M: more than an int indexes.
   EXPECT_NE(rectangular_message(70000, 40000, 1).find("M has"), std::string::npos);
 }
 
-TEST(BoundaryTiledMatmulArguments, MoreRowsThanTheGridReachesAreRejected) {
+TEST(ArbitraryWidthTilesArguments, MoreRowsThanTheGridReachesAreRejected) {
   for (int tile : kTileWidths) {
     const std::string text = rectangular_message(max_rows(tile) + 1, 1, 1, tile);
     EXPECT_NE(text.find("65535 rows of blocks"), std::string::npos) << tile << ": " << text;
@@ -48,14 +48,14 @@ TEST(BoundaryTiledMatmulArguments, MoreRowsThanTheGridReachesAreRejected) {
   EXPECT_GT(max_rows(2), 46340);
 }
 
-TEST(BoundaryTiledMatmulArguments, NullPointersAndUnknownTileWidthsAreRejected) {
+TEST(ArbitraryWidthTilesArguments, NullPointersAndUnknownTileWidthsAreRejected) {
   EXPECT_NE(square_message(4, 16, nullptr).find("null"), std::string::npos);
   for (int tile : {0, 4, 64}) {
     EXPECT_NE(square_message(4, tile).find("2, 8, 16 or 32"), std::string::npos) << tile;
   }
 }
 
-TEST(BoundaryTiledMatmulArguments, StepsThatDoNotExistAreRejected) {
+TEST(ArbitraryWidthTilesArguments, StepsThatDoNotExistAreRejected) {
   for (auto matmul : {solution::matmul, exercise::matmul}) {
     for (int only_step : {-1, kSquareStepCount + 1}) {
       const std::string text = invalid_argument_message(
@@ -65,11 +65,11 @@ TEST(BoundaryTiledMatmulArguments, StepsThatDoNotExistAreRejected) {
   }
 }
 
-TEST(BoundaryTiledMatmulArguments, TheExerciseShipsTheSameChecks) {
+TEST(ArbitraryWidthTilesArguments, TheExerciseShipsTheSameChecks) {
   EXPECT_THROW(exercise::matmul(dummy, dummy, dummy, 0, 16), std::invalid_argument);
   EXPECT_THROW(exercise::matmul_rectangular(dummy, dummy, nullptr, 2, 2, 2, 16),
                std::invalid_argument);
 }
 
 }  // namespace
-}  // namespace boundary_tiled_matmul
+}  // namespace arbitrary_width_tiles

@@ -10,14 +10,14 @@
 #include "course/testing.hpp"
 #include "mistakes/mistakes.hpp"
 
-namespace boundary_tiled_matmul {
+namespace arbitrary_width_tiles {
 namespace {
 
 using Launcher = void (*)(const float*, const float*, float*, int, int);
 
 course::matmul::MatmulUnderTest under_test(const char* name, Launcher launch) {
   return {std::string(name) + " (TILE_WIDTH 16)",
-          "tests/04-arbitrary-width-tiles/mistakes/boundary_mistakes.cu",
+          "tests/04-arbitrary-width-tiles/mistakes/arbitrary_width_tiles_mistakes.cu",
           [launch](const float* M, const float* N, float* P, course::matmul::Shape shape) {
             launch(M, N, P, shape.n, 16);
           }};
@@ -84,7 +84,7 @@ TEST(MistakesSeenBySanitizers, MTileStoredAfterTheBarrier) {
 TEST(MistakesSeenBySanitizers, NRowGuardOffByOne) {
   const course::matmul::MatmulUnderTest rectangular{
       "n_row_guard_off_by_one (TILE_WIDTH 16)",
-      "tests/04-arbitrary-width-tiles/mistakes/boundary_mistakes.cu",
+      "tests/04-arbitrary-width-tiles/mistakes/arbitrary_width_tiles_mistakes.cu",
       [](const float* M, const float* N, float* P, course::matmul::Shape s) {
         mistakes::n_row_guard_off_by_one(M, N, P, s.m, s.k, s.n);
       }};
@@ -94,4 +94,4 @@ TEST(MistakesSeenBySanitizers, NRowGuardOffByOne) {
 }
 
 }  // namespace
-}  // namespace boundary_tiled_matmul
+}  // namespace arbitrary_width_tiles

@@ -3,7 +3,7 @@
 // matrices, which only compute-sanitizer's memcheck can see (test_mistakes.cpp shows both).
 #pragma once
 
-namespace boundary_tiled_matmul::mistakes {
+namespace arbitrary_width_tiles::mistakes {
 
 // The store is guarded, the loads are not: a thread whose column ph*T+tx is past the end of
 // its row reads the first elements of the NEXT row into the tile, and they are multiplied in.
@@ -32,4 +32,4 @@ void m_tile_stored_after_the_barrier(const float* M, const float* N, float* P, i
 // end. That value meets a zeroed slot of M's tile (column k is outside M too).
 void n_row_guard_off_by_one(const float* M, const float* N, float* P, int m, int k, int n);
 
-}  // namespace boundary_tiled_matmul::mistakes
+}  // namespace arbitrary_width_tiles::mistakes

@@ -4,7 +4,7 @@
 #include "course/math.hpp"
 #include "mistakes.hpp"
 
-namespace boundary_tiled_matmul::mistakes {
+namespace arbitrary_width_tiles::mistakes {
 
 namespace {
 
@@ -109,4 +109,4 @@ void n_row_guard_off_by_one(const float* M, const float* N, float* P, int m, int
   COURSE_CHECK_LAUNCH("n_row_guard_off_by_one");
 }
 
-}  // namespace boundary_tiled_matmul::mistakes
+}  // namespace arbitrary_width_tiles::mistakes

@@ -5,9 +5,9 @@
 // step with these pieces for the other steps, so that each step's tests judge that step's code.
 #pragma once
 
-#include "boundary_tiled_matmul.cuh"
+#include "arbitrary_width_tiles.cuh"
 
-namespace boundary_tiled_matmul {
+namespace arbitrary_width_tiles {
 
 // True when step `step`'s piece is the learner's in a kernel built for `only_step` (0: every
 // piece is the learner's, the kernel the benchmark times).
@@ -53,4 +53,4 @@ __device__ __forceinline__ void store_result(float* P, float Pvalue, int Row, in
 
 }  // namespace ready_made
 
-}  // namespace boundary_tiled_matmul
+}  // namespace arbitrary_width_tiles

@@ -2,10 +2,10 @@
 #include <stdexcept>
 #include <string>
 
-#include "boundary_tiled_matmul.cuh"
+#include "arbitrary_width_tiles.cuh"
 #include "course/matmul.hpp"
 
-namespace boundary_tiled_matmul {
+namespace arbitrary_width_tiles {
 
 namespace {
 
@@ -38,4 +38,4 @@ void check_arguments(const char* function, const float* M, const float* N, const
   }
 }
 
-}  // namespace boundary_tiled_matmul
+}  // namespace arbitrary_width_tiles

@@ -6,7 +6,7 @@
 
 #include "course/math.hpp"
 
-namespace boundary_tiled_matmul {
+namespace arbitrary_width_tiles {
 
 // The tile widths the kernels are compiled for. 2 is there for the README's 3 x 3 example
 // and for tests that cross many tile boundaries.
@@ -30,8 +30,8 @@ void check_arguments(const char* function, const float* M, const float* N, const
 
 // matmul's only_step 0 runs every piece of the kernel as written in square_any_width.cu;
 // only_step S (the tests of step S) runs step S's piece with the other steps' pieces ready-made
-// (boundary_tiled_matmul_device.cuh).
-#define BOUNDARY_TILED_MATMUL_DECLARE_STEPS                                                    \
+// (arbitrary_width_tiles_device.cuh).
+#define ARBITRARY_WIDTH_TILES_DECLARE_STEPS                                                    \
   /* Steps 1-3: P = M x N for any Width: guarded M loads, guarded N loads, guarded store. */  \
   void matmul(const float* M, const float* N, float* P, int width, int tile_width,            \
               int only_step = 0);                                                              \
@@ -40,11 +40,11 @@ void check_arguments(const char* function, const float* M, const float* N, const
                           int tile_width);
 
 namespace solution {
-BOUNDARY_TILED_MATMUL_DECLARE_STEPS
+ARBITRARY_WIDTH_TILES_DECLARE_STEPS
 }  // namespace solution
 
 namespace exercise {
-BOUNDARY_TILED_MATMUL_DECLARE_STEPS
+ARBITRARY_WIDTH_TILES_DECLARE_STEPS
 }  // namespace exercise
 
-}  // namespace boundary_tiled_matmul
+}  // namespace arbitrary_width_tiles

@@ -10,12 +10,12 @@
 #include <tuple>
 #include <vector>
 
-#include "boundary_tiled_matmul.cuh"
+#include "arbitrary_width_tiles.cuh"
 #include "course/barrier_test.hpp"
 #include "course/matmul_testing.hpp"
 #include "course/testing.hpp"
 
-namespace boundary_tiled_matmul {
+namespace arbitrary_width_tiles {
 namespace {
 
 using course::matmul::Shape;
@@ -205,4 +205,4 @@ INSTANTIATE_TEST_SUITE_P(Exercise, Barriers,
                          barrier_case_name);
 
 }  // namespace
-}  // namespace boundary_tiled_matmul
+}  // namespace arbitrary_width_tiles

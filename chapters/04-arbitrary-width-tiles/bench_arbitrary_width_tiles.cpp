@@ -4,7 +4,7 @@
 //   meson test -C build --benchmark --suite 04-arbitrary-width-tiles --verbose
 #include <string>
 
-#include "boundary_tiled_matmul.cuh"
+#include "arbitrary_width_tiles.cuh"
 #include "course/matmul_benchmark.hpp"
 #include "tiled_matmul.cuh"
 
@@ -13,7 +13,7 @@ void course::bench::register_chapter_benchmarks() {
   const std::string wrong =
       " disagrees with cuBLAS; its tests say why: meson test -C build --suite ";
   const auto exercise_16 = [](const float* M, const float* N, float* P, int width) {
-    boundary_tiled_matmul::exercise::matmul(M, N, P, width, 16);
+    arbitrary_width_tiles::exercise::matmul(M, N, P, width, 16);
   };
   const int exercise_repetitions = course::matmul::matmul_agrees_with_cublas(exercise_16) ? 5 : 1;
   for (const int width : {4096, 4097}) {
@@ -27,7 +27,7 @@ void course::bench::register_chapter_benchmarks() {
       register_matmul_row(
           "Solution/any_width_" + std::to_string(tile),
           [tile](const float* M, const float* N, float* P, int w) {
-            boundary_tiled_matmul::solution::matmul(M, N, P, w, tile);
+            arbitrary_width_tiles::solution::matmul(M, N, P, w, tile);
           },
           width, "the solution" + wrong + "04-arbitrary-width-tiles:solution", 5,
           {{"smem_B/block", shared_bytes}});
