@@ -121,7 +121,7 @@ inline constexpr StepInfo kSteps[] = {
     {4, "step4_warptiling", "step4_warptiling.cu"},
     {5, "step5_double_buffering", "step5_double_buffering.cu"},
 };
-inline constexpr int kStepCount = 5;
+inline constexpr int kStepCount = sizeof(kSteps) / sizeof(kSteps[0]);
 
 using Sgemm = void (*)(const float* M, const float* N, float* P, int m, int k, int n);
 inline Sgemm solution_step(int number) {

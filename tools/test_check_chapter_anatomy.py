@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Unit tests of tools/check_chapter_anatomy.py on a copy of one of this repository's chapters."""
+import json
+import shutil
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import check_chapter_anatomy  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+CHAPTER = "07-register-tiled-sgemm"
+
+
+class ChapterAnatomy(unittest.TestCase):
+    def setUp(self):
+        folder = tempfile.TemporaryDirectory()
+        self.addCleanup(folder.cleanup)
+        self.root = Path(folder.name)
+        for top in ("chapters", "solutions", "exercises", "tests"):
+            shutil.copytree(ROOT / top / CHAPTER, self.root / top / CHAPTER, symlinks=True)
+        (self.root / "common").mkdir()
+        subprojects = self.root / "chapters" / CHAPTER / "subprojects"
+        shutil.rmtree(subprojects)
+        subprojects.mkdir()
+        (subprojects / "course-common").symlink_to("../../../common")
+        self.chapter = self.root / "chapters" / CHAPTER
+        self.readme = self.chapter / "README.md"
+        # The copy starts from the shape the rules want, whatever the repository's state.
+        for json_path in self.chapter.glob("measured-*.json"):
+            json_path.with_suffix(".svg").write_text("<svg/>")
+            if f"]({json_path.stem}.svg)" not in self.readme.read_text():
+                self.edit_readme("## Measured results\n",
+                                 f"## Measured results\n\n![chart]({json_path.stem}.svg)\n")
+
+    def problems(self):
+        return "\n".join(check_chapter_anatomy.chapter_problems(self.root, CHAPTER))
+
+    def edit_readme(self, old, new):
+        text = self.readme.read_text()
+        self.assertIn(old, text)
+        self.readme.write_text(text.replace(old, new, 1))
+
+    def test_the_copy_passes(self):
+        self.assertEqual(self.problems(), "")
+
+    def test_the_repository_passes(self):
+        self.assertEqual(check_chapter_anatomy.main(["--root", str(ROOT)]), 0)
+
+    def test_a_missing_api_header_is_named(self):
+        (self.chapter / "register_tiled_sgemm.cuh").unlink()
+        self.assertIn("register_tiled_sgemm.cuh is missing", self.problems())
+
+    def test_a_stray_file_is_named_unless_the_readme_explains_it(self):
+        (self.chapter / "scratch.cu").write_text("")
+        self.assertIn("scratch.cu: not part of a chapter's shape", self.problems())
+        self.edit_readme("## Sources\n", "## Sources\n\n`scratch.cu` is a scratch pad.\n")
+        self.assertEqual(self.problems(), "")
+
+    def test_a_chart_the_readme_does_not_show_is_named(self):
+        text = self.readme.read_text()
+        self.readme.write_text(text.replace("](measured-h100.svg)", "](other.svg)"))
+        self.assertIn("does not show measured-h100.svg", self.problems())
+
+    def test_a_step_without_its_section_is_named(self):
+        self.edit_readme("## Step 5: double buffering", "## Double buffering")
+        self.assertIn("cover steps [1, 2, 3, 4], steps.json has [1, 2, 3, 4, 5]", self.problems())
+
+    def test_closing_sections_out_of_order_are_named(self):
+        text = self.readme.read_text()
+        sources = text.index("## Sources")
+        bad_input = text.index("## Bad input")
+        self.readme.write_text(text[:bad_input] + text[sources:] + "\n" + text[bad_input:sources])
+        self.assertIn("the closing sections must come in the order", self.problems())
+
+    def test_an_unknown_manifest_key_and_compact_json_are_named(self):
+        manifest_path = self.chapter / "steps.json"
+        manifest = json.loads(manifest_path.read_text())
+        manifest["steps"][0]["hints"] = "typo"
+        manifest_path.write_text(json.dumps(manifest))
+        problems = self.problems()
+        self.assertIn("step 1: unknown key 'hints'", problems)
+        self.assertIn("not pretty-printed", problems)
+
+    def test_a_link_that_leads_elsewhere_is_named(self):
+        link = self.chapter / "tests"
+        link.unlink()
+        link.symlink_to("../../solutions/" + CHAPTER)
+        self.assertIn(f"chapters/{CHAPTER}/tests must be a link", self.problems())
+
+
+if __name__ == "__main__":
+    unittest.main()
