@@ -1,26 +1,28 @@
 #!/usr/bin/env python3
-"""Unit tests of the ./course tool: its parsing of GoogleTest, Google Benchmark and Meson
-output, its state logic and its chart. No GPU, no build needed (CI runs them)."""
+"""Unit tests of the ./course tool (course_tool/): its parsing of GoogleTest, Google Benchmark
+and Meson output, its pass rule and state, its commands, and the scripts of common/scripts it
+shares with the Meson tests. No GPU, no build needed (CI runs them). The chart has its own file,
+tools/test_course_chart.py."""
 import contextlib
-import importlib.machinery
-import importlib.util
 import io
 import json
 import os
 import stat
-import struct
 import sys
 import tempfile
 import unittest
-import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-loader = importlib.machinery.SourceFileLoader("course_tool", str(ROOT / "course"))
-spec = importlib.util.spec_from_loader("course_tool", loader)
-course = importlib.util.module_from_spec(spec)
-loader.exec_module(course)
-import check_step_filters  # noqa: E402  (common/scripts, on the path the tool sets)
+sys.path.insert(0, str(ROOT))  # the repository root, where ./course finds course_tool
+from course_tool import (bench, cli, compare, gtest, manifest, meson, paths,  # noqa: E402
+                         profile, sanitize, solution, state, verdict, watch)
+from course_tool.errors import CourseError  # noqa: E402
+# common/scripts, on the path course_tool/__init__.py sets:
+import check_step_filters  # noqa: E402
+import cuda_tools  # noqa: E402
+import ncu_profile  # noqa: E402
+import sanitizer_check  # noqa: E402
 
 
 @contextlib.contextmanager
@@ -38,6 +40,16 @@ def replaced(module, **names):
 
 def must_not_run(*_args, **_kwargs):
     raise AssertionError("this must not run")
+
+
+@contextlib.contextmanager
+def step_run(build, tests=must_not_run, sanitizers=must_not_run, compile_targets=must_not_run):
+    """A build folder, and fakes for what judging a step runs (meson.build, the step's tests,
+    its sanitizer cases): no Meson, no GPU."""
+    with replaced(paths, BUILD=Path(build)), replaced(meson, build=compile_targets), \
+            replaced(gtest, run_step_tests=tests), \
+            replaced(sanitize, run_step_sanitizers=sanitizers):
+        yield
 
 
 def printed(function, *args):
@@ -58,70 +70,79 @@ def fake_program(folder, name, body):
 
 class Resolve(unittest.TestCase):
     def test_chapter_and_step(self):
-        chapter, step = course.resolve("01.3")
+        chapter, step = manifest.resolve("01.3")
         self.assertEqual((chapter.name, step.number), ("01-sum-of-squares", 3))
-        chapter, step = course.resolve("2")
+        chapter, step = manifest.resolve("2")
         self.assertEqual((chapter.name, step), ("02-naive-matmul", None))
 
     def test_unknown_chapter_step_and_syntax(self):
         for bad in ("09", "01.9", "x"):
-            with self.assertRaises(course.CourseError):
-                course.resolve(bad)
+            with self.assertRaises(CourseError):
+                manifest.resolve(bad)
 
 
 class StepState(unittest.TestCase):
     def test_a_fresh_clone_has_every_step_not_started(self):
-        for chapter in course.chapters():
+        for chapter in manifest.chapters():
             for step in chapter.steps:
-                self.assertFalse(course.is_started(step), step.id)
+                self.assertFalse(manifest.is_started(step), step.id)
 
     def test_states(self):
         stamps = {"exercises/x/a.cu": 5}
         passed = {"verdict": "pass", "files": {"exercises/x/a.cu": 5}}
         failed = {"verdict": "fail", "files": {"exercises/x/a.cu": 5}}
-        self.assertEqual(course.step_state(False, passed, stamps), ("not started", ""))
-        self.assertEqual(course.step_state(True, None, stamps), ("not tested yet", ""))
-        self.assertEqual(course.step_state(True, passed, stamps), ("passing", ""))
-        self.assertEqual(course.step_state(True, failed, stamps), ("failing", ""))
-        self.assertEqual(course.step_state(True, passed, {"exercises/x/a.cu": 6}),
+        self.assertEqual(state.step_state(False, passed, stamps), ("not started", ""))
+        self.assertEqual(state.step_state(True, None, stamps), ("not tested yet", ""))
+        self.assertEqual(state.step_state(True, passed, stamps), ("passing", ""))
+        self.assertEqual(state.step_state(True, failed, stamps), ("failing", ""))
+        self.assertEqual(state.step_state(True, passed, {"exercises/x/a.cu": 6}),
                          ("passing", "(older than exercises/x/a.cu)"))
 
     def test_one_pass_rule_skipped_checks_count_but_sanitizer_findings_fail(self):
         ok, skipped = {"passed": True, "skipped": False}, {"passed": False, "skipped": True}
-        report = course.sanitizer_check.Outcome("report", "memcheck found ...")
-        broken = course.sanitizer_check.Outcome("tests-failed", "memcheck: the tests fail ...")
-        clean = course.sanitizer_check.Outcome("clean", "memcheck: no report")
-        self.assertTrue(course.step_passes([ok, skipped], [clean]))
-        self.assertFalse(course.step_passes([ok], [clean, report]))
-        self.assertFalse(course.step_passes([ok], [broken]))
-        self.assertFalse(course.step_passes([], []))
+        report = sanitizer_check.Outcome("report", "memcheck found ...")
+        broken = sanitizer_check.Outcome("tests-failed", "memcheck: the tests fail ...")
+        clean = sanitizer_check.Outcome("clean", "memcheck: no report")
+        self.assertTrue(verdict.step_passes([ok, skipped], [clean]))
+        self.assertFalse(verdict.step_passes([ok], [clean, report]))
+        self.assertFalse(verdict.step_passes([ok], [broken]))
+        self.assertFalse(verdict.step_passes([], []))
+
+    def test_a_step_whose_every_test_skipped_did_not_pass(self):
+        _, step = manifest.resolve("01.3")
+        skipped = [{"name": "x", "passed": False, "skipped": True, "message": "no tensor cores"}]
+        self.assertFalse(verdict.step_passes(skipped, []))
+        text = verdict.verdict(step, skipped)
+        self.assertIn(f"FAIL {step.id}", text)
+        self.assertIn("all 1 tests were skipped here", text)
+        self.assertIn("skipped (not passed): x no tensor cores", text)
 
     def test_every_step_names_existing_files_and_tests(self):
-        for chapter in course.chapters():
+        for chapter in manifest.chapters():
             for step in chapter.steps:
                 for path in step.exercise_paths():
                     self.assertTrue(path.is_file(), path)
                 self.assertTrue(step.tests and step.hint.strip(), step.id)
 
     def test_shipped_text_is_what_a_learner_edits(self):
-        chapter, step = course.resolve("01.1")
-        shipped = course.shipped_text(chapter, step.files[0])
+        chapter, step = manifest.resolve("01.1")
+        shipped = manifest.shipped_text(chapter, step.files[0])
         self.assertIn("TODO", shipped)
         self.assertNotEqual(shipped + "// my code\n", shipped)
 
 
 class Hints(unittest.TestCase):
     def test_the_hint_asks_the_question_and_points_at_the_recipe(self):
-        _, step = course.resolve("01.3")
-        status, out = printed(course.main, ["hint", "01.3"])
+        _, step = manifest.resolve("01.3")
+        status, out = printed(cli.main, ["hint", "01.3"])
         self.assertEqual(status, 0)
         self.assertIn(" ".join(step.hint.split()), " ".join(out.split()))
         self.assertIn("./course hint 01.3 --more", out)
         self.assertNotIn("The recipe:", out)
 
     def test_more_gives_the_question_the_recipe_and_where_the_code_is(self):
-        _, step = course.resolve("01.3")
-        status, out = printed(course.main, ["hint", "01.3", "--more"])
+        _, step = manifest.resolve("01.3")
+        status, out = printed(cli.main, ["hint", "01.3", "--more"])
         self.assertEqual(status, 0)
         question, recipe = out.split("The recipe:", 1)
         self.assertIn(" ".join(step.hint.split()), " ".join(question.split()))
@@ -129,10 +150,10 @@ class Hints(unittest.TestCase):
         self.assertIn("./course solution 01.3", out)
 
     def test_more_wraps_long_lines_and_keeps_the_recipes_line_breaks(self):
-        _, step = course.resolve("01.3")
+        _, step = manifest.resolve("01.3")
         with replaced(step, recipe="(1) " + "word " * 40 + "\n(2) two"):
-            with replaced(course, resolve=lambda spec: (step.chapter, step)):
-                status, out = printed(course.command_hint, "01.3", True)
+            with replaced(manifest, resolve=lambda spec: (step.chapter, step)):
+                status, out = printed(solution.command_hint, "01.3", True)
         self.assertEqual(status, 0)
         recipe = out.split("The recipe:\n", 1)[1].split("\n\nThe code itself")[0]
         lines = recipe.splitlines()
@@ -141,21 +162,21 @@ class Hints(unittest.TestCase):
         self.assertEqual(lines[-1], "(2) two")
 
     def test_a_step_without_a_recipe_says_so(self):
-        _, step = course.resolve("01.3")
+        _, step = manifest.resolve("01.3")
         with replaced(step, recipe=None), \
-                replaced(course, resolve=lambda spec: (step.chapter, step)):
-            with self.assertRaisesRegex(course.CourseError, "01.3 has no recipe"):
-                printed(course.command_hint, "01.3", True)
+                replaced(manifest, resolve=lambda spec: (step.chapter, step)):
+            with self.assertRaisesRegex(CourseError, "01.3 has no recipe"):
+                printed(solution.command_hint, "01.3", True)
 
     def test_a_chapter_is_not_a_step(self):
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            status, _ = printed(course.main, ["hint", "01", "--more"])
+            status, _ = printed(cli.main, ["hint", "01", "--more"])
         self.assertEqual(status, 2)
         self.assertIn("name a step", err.getvalue())
 
     def test_every_step_has_a_recipe(self):
-        for chapter in course.chapters():
+        for chapter in manifest.chapters():
             for step in chapter.steps:
                 self.assertTrue((step.recipe or "").strip(), step.id)
 
@@ -169,24 +190,24 @@ class GoogleTestReport(unittest.TestCase):
     ]}]}
 
     def test_passes_and_failures_with_their_message(self):
-        results = course.parse_gtest_json(self.REPORT)
+        results = gtest.parse_gtest_json(self.REPORT)
         self.assertEqual([r["passed"] for r in results], [True, False, False])
         self.assertIn("columns covered", results[1]["message"])
         self.assertEqual(results[2]["message"], "as a string")
 
     def test_verdict_names_the_file_and_its_todo_lines(self):
-        _, step = course.resolve("02.2")
-        text = course.verdict(step, course.parse_gtest_json(self.REPORT))
+        _, step = manifest.resolve("02.2")
+        text = verdict.verdict(step, gtest.parse_gtest_json(self.REPORT))
         self.assertIn("FAIL 02.2", text)
         self.assertIn("columns covered", text)
         self.assertRegex(text, r"edit exercises/02-naive-matmul/naive_matmul.cu, TODO at line \d+")
-        self.assertIn("PASS", course.verdict(step, [{"passed": True, "message": ""}]))
+        self.assertIn("PASS", verdict.verdict(step, [{"passed": True, "message": ""}]))
 
     def test_verdict_leaves_out_googletests_frame_around_the_checkers_message(self):
-        _, step = course.resolve("05.3")
+        _, step = manifest.resolve("05.3")
         message = ("tests/05-reduction/test_barriers.cpp:29\nValue of: course_problem_.empty()\n"
                    "  Actual: false\nExpected: true\nreduce3: a __syncthreads() inside an `if`\n")
-        text = course.verdict(step, [{"name": "x", "passed": False, "message": message}])
+        text = verdict.verdict(step, [{"name": "x", "passed": False, "message": message}])
         self.assertIn("a __syncthreads() inside an `if`", text)
         self.assertNotIn("Value of:", text)
         self.assertNotIn("Expected: true", text)
@@ -207,33 +228,34 @@ class BenchmarkReport(unittest.TestCase):
     ]}
 
     def test_keeps_medians_and_skipped_rows(self):
-        rows = course.parse_benchmark_json(self.DATA)
+        rows = bench.parse_benchmark_json(self.DATA)
         self.assertEqual([r["name"] for r in rows], ["cuBLAS/W:64", "Exercise/W:64", "Solution/W:64"])
         self.assertEqual(rows[2]["GFLOP/s"], 5000.0)
-        table = course.format_table(rows)
+        table = bench.format_table(rows)
         self.assertIn("skipped: the exercise disagrees", table)
         self.assertIn("5,000.0 GFLOP/s", table)
         self.assertIn("10.0%ref", table)
 
     def test_bandwidth_rows_show_the_share_of_the_vendor_too(self):
-        rows = course.parse_benchmark_json({"benchmarks": [
+        rows = bench.parse_benchmark_json({"benchmarks": [
             {"name": "Solution/step5_median", "run_name": "Solution/step5", "aggregate_name": "median",
              "repetitions": 5, "real_time": 4.6, "time_unit": "us", "GB/s": 7.1, "%peak": 0.2,
              "%ref": 153.4}]})
-        table = course.format_table(rows)
+        table = bench.format_table(rows)
         self.assertIn("0.2%pk", table)
         self.assertIn("153.4%ref", table)
 
-    def test_chart_is_a_valid_png(self):
-        png = course.chart(course.parse_benchmark_json(self.DATA), "test chart")
-        self.assertEqual(png[:8], b"\x89PNG\r\n\x1a\n")
-        length, kind = struct.unpack(">I4s", png[8:16])
-        self.assertEqual((length, kind), (13, b"IHDR"))
-        width, height = struct.unpack(">II", png[16:24])
-        self.assertGreater(width, 100)
-        self.assertGreater(height, 50)
-        crc = struct.unpack(">I", png[29:33])[0]
-        self.assertEqual(crc, zlib.crc32(png[12:29]))
+    def test_chart_writes_the_svg_beside_the_json(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            data = Path(tmp) / "bench.json"
+            data.write_text(json.dumps(self.DATA))
+            code, out = printed(cli.main, ["chart", str(data), "--title", "test chart"])
+            svg = data.with_suffix(".svg").read_text()
+        self.assertEqual(code, 0)
+        self.assertIn(f"wrote {data.with_suffix('.svg')}", out)
+        self.assertIn("<title>test chart on NVIDIA H200</title>", svg)
+        self.assertIn(">cuBLAS</text>", svg)
+        self.assertIn(">W 64</text>", svg)
 
 
 class GpuSummary(unittest.TestCase):
@@ -255,9 +277,9 @@ class GpuSummary(unittest.TestCase):
                      "time_unit": "us"}, **counters)
 
     def summary(self, number, context, benchmarks=()):
-        rows = course.parse_benchmark_json({"benchmarks": list(benchmarks)})
-        with tempfile.TemporaryDirectory() as build, replaced(course, BUILD=Path(build)):
-            return course.gpu_summary(number, context, rows)
+        rows = bench.parse_benchmark_json({"benchmarks": list(benchmarks)})
+        with tempfile.TemporaryDirectory() as build, replaced(paths, BUILD=Path(build)):
+            return bench.gpu_summary(number, context, rows)
 
     def test_device_bandwidth_and_littles_law_from_this_runs_rows(self):
         text = self.summary("01", self.H100, [
@@ -279,7 +301,7 @@ class GpuSummary(unittest.TestCase):
 
     def test_without_a_latency_row_the_readmes_measured_one_is_named(self):
         text = self.summary("06", self.H100)
-        reference = json.loads((ROOT / course.LATENCY_REFERENCE).read_text())
+        reference = json.loads((ROOT / bench.LATENCY_REFERENCE).read_text())
         self.assertIn("3,352 GB/s (nominal) x", text)
         self.assertIn(f"(latency measured on an {reference['context']['gpu']}, "
                       "chapters/01-sum-of-squares/measured-h200.json;"
@@ -292,11 +314,11 @@ class GpuSummary(unittest.TestCase):
                               ("Small GPU", "(latency measured on this GPU by your last"
                                             " ./course compare 01)"),
                               ("Other GPU", "measured-h200.json")):
-            with tempfile.TemporaryDirectory() as build, replaced(course, BUILD=Path(build)):
+            with tempfile.TemporaryDirectory() as build, replaced(paths, BUILD=Path(build)):
                 folder = Path(build) / "chapters" / "01-sum-of-squares"
                 folder.mkdir(parents=True)
                 (folder / "bench-01-sum-of-squares.json").write_text(json.dumps(saved))
-                text = course.gpu_summary("05", dict(self.SMALL, gpu=gpu), [])
+                text = bench.gpu_summary("05", dict(self.SMALL, gpu=gpu), [])
             self.assertIn(expected, text, gpu)
 
     def test_chapter_06_grids_on_a_big_and_a_small_gpu(self):
@@ -316,7 +338,7 @@ class GpuSummary(unittest.TestCase):
                       " 16 per multiprocessor x 28 = 448 at once: 36.6 waves", text)
         self.assertIn("tiles 32x32 (1024 threads, 8.0 KiB shared), Width 4096: 16,384 blocks,"
                       " 1 per multiprocessor x 28 = 28 at once: 585.1 waves", text)
-        self.assertEqual(course.resident_blocks({"max_threads_per_multiprocessor": "2048",
+        self.assertEqual(bench.resident_blocks({"max_threads_per_multiprocessor": "2048",
                                                  "max_blocks_per_multiprocessor": "32",
                                                  "shared_memory_per_multiprocessor_bytes": "65536"},
                                                 256, 16384), 4)
@@ -349,10 +371,11 @@ class GpuSummary(unittest.TestCase):
 
         with tempfile.TemporaryDirectory() as build:
             bench = Path(build) / "bench-warp-reduction"
-            with replaced(course, BUILD=Path(build), ensure_configured=lambda: None,
-                          build=lambda targets: None, binary_path=lambda chapter, name: bench,
-                          subprocess=FakeSubprocess):
-                _, out = printed(course.command_compare, "06")
+            with replaced(paths, BUILD=Path(build)), \
+                    replaced(meson, ensure_configured=lambda: None, ensure_release=lambda: None,
+                             build=lambda targets: None, binary_path=lambda chapter, name: bench), \
+                    replaced(compare, subprocess=FakeSubprocess):
+                _, out = printed(compare.command_compare, "06")
         self.assertLess(out.index("GPU: NVIDIA H100 80GB HBM3"), out.index("Little's law"))
         self.assertLess(out.index("steps 4-6"), out.index("\n06 "))
         self.assertLess(out.index("\n06 "), out.index("Solution/step5_one_launch"))
@@ -361,12 +384,12 @@ class GpuSummary(unittest.TestCase):
 class MesonOutput(unittest.TestCase):
     def test_first_compiler_error_from_nvcc_and_gcc(self):
         nvcc = "[1/3] Compiling\nfoo.cu(12): error: identifier \"x\" is undefined\n  x = 1;\n"
-        self.assertTrue(course.first_compiler_errors(nvcc).startswith("foo.cu(12): error"))
+        self.assertTrue(meson.first_compiler_errors(nvcc).startswith("foo.cu(12): error"))
         gcc = "ninja: ...\nbar.cpp:3:5: error: expected ';'\n"
-        self.assertTrue(course.first_compiler_errors(gcc).startswith("bar.cpp:3:5: error"))
+        self.assertTrue(meson.first_compiler_errors(gcc).startswith("bar.cpp:3:5: error"))
         ninja = nvcc + "[2/5] Compiling Cuda object x.cu.o\nninja: build stopped: subcommand failed.\n"
-        self.assertNotIn("ninja:", course.first_compiler_errors(ninja))
-        self.assertNotIn("[2/5]", course.first_compiler_errors(ninja))
+        self.assertNotIn("ninja:", meson.first_compiler_errors(ninja))
+        self.assertNotIn("[2/5]", meson.first_compiler_errors(ninja))
 
     NVCC = """[5/12] Compiling Cuda object chapters/01-sum-of-squares/libsum-of-squares-exercise.a.p/exercise_step3_interleaved.cu.o
 FAILED: chapters/01-sum-of-squares/libsum-of-squares-exercise.a.p/exercise_step3_interleaved.cu.o
@@ -381,7 +404,7 @@ nvcc -arch=sm_90 ... -c ../chapters/01-sum-of-squares/exercise/step3_interleaved
 """
 
     def test_nvcc_errors_name_the_file_as_the_learner_finds_it(self):
-        text = course.first_compiler_errors(self.NVCC)
+        text = meson.first_compiler_errors(self.NVCC)
         lines = text.splitlines()
         self.assertEqual(lines[0], 'exercises/01-sum-of-squares/step3_interleaved.cu:24: error: '
                                    'identifier "i" is undefined')
@@ -395,7 +418,7 @@ nvcc -arch=sm_90 ... -c ../chapters/01-sum-of-squares/exercise/step3_interleaved
         gcc = ("In file included from ../chapters/02-naive-matmul/exercise/naive_matmul.cu:3:\n"
                "../chapters/02-naive-matmul/exercise/naive_matmul.cu:24:5: error: expected ';'\n"
                "/usr/include/c++/13/bits/stl_vector.h:100:3: note: declared here\n")
-        text = course.first_compiler_errors(gcc)
+        text = meson.first_compiler_errors(gcc)
         self.assertTrue(text.startswith("In file included from "
                                         "exercises/02-naive-matmul/naive_matmul.cu:3:"), text)
         self.assertIn("\nexercises/02-naive-matmul/naive_matmul.cu:24:5: error: expected ';'", text)
@@ -404,17 +427,17 @@ nvcc -arch=sm_90 ... -c ../chapters/01-sum-of-squares/exercise/step3_interleaved
     def test_a_failed_build_prints_the_learners_path(self):
         class Completed:
             returncode, stdout, stderr = 1, NVCC_ONE_LINE, ""
-        with replaced(course, ensure_configured=lambda: None), \
-                replaced(course.subprocess, run=lambda *a, **k: Completed()):
-            with self.assertRaises(course.CourseError) as raised:
-                printed(course.build, ["test-sum-of-squares-gpu"])
+        with replaced(meson, ensure_configured=lambda: None), \
+                replaced(meson.subprocess, run=lambda *a, **k: Completed()):
+            with self.assertRaises(CourseError) as raised:
+                printed(meson.build, ["test-sum-of-squares-gpu"])
         self.assertIn("exercises/01-sum-of-squares/step1_one_thread.cu:9: error",
                       str(raised.exception))
 
     def test_missing_googletest_gets_an_install_command(self):
         output = 'Run-time dependency GTest found: NO\nDependency "gtest" not found, tried ...'
-        self.assertIn("libgtest-dev", course.explain_setup_failure(output))
-        self.assertIsNone(course.explain_setup_failure("all good"))
+        self.assertIn("libgtest-dev", meson.explain_setup_failure(output))
+        self.assertIsNone(meson.explain_setup_failure("all good"))
 
 
 NVCC_ONE_LINE = ("../chapters/01-sum-of-squares/exercise/step1_one_thread.cu(9): error: "
@@ -423,32 +446,32 @@ NVCC_ONE_LINE = ("../chapters/01-sum-of-squares/exercise/step1_one_thread.cu(9):
 
 class Solutions(unittest.TestCase):
     def test_a_step_shows_only_its_own_region(self):
-        _, step = course.resolve("02.2")
-        shown = "\n".join(course.solution_regions(step))
+        _, step = manifest.resolve("02.2")
+        shown = "\n".join(solution.solution_regions(step))
         self.assertIn("ceil_div", shown)
         self.assertNotIn("Pvalue", shown)
 
     def test_a_file_per_step_shows_its_regions(self):
-        _, step = course.resolve("05.5")
-        self.assertEqual(len(course.solution_regions(step)), 2)
+        _, step = manifest.resolve("05.5")
+        self.assertEqual(len(solution.solution_regions(step)), 2)
 
 
 class Watch(unittest.TestCase):
     def test_a_saved_file_triggers_a_new_test_run(self):
         calls = []
         exercise = ROOT / "exercises" / "02-naive-matmul" / "naive_matmul.cu"
-        real_test, real_sleep = course.command_test, course.time.sleep
+        real_test, real_sleep = verdict.command_test, watch.time.sleep
         stamp = exercise.stat().st_mtime
 
         def fake_sleep(_):
             os.utime(exercise, (stamp + len(calls), stamp + len(calls)))  # "save" the file
 
-        course.command_test = lambda spec: calls.append(spec)
-        course.time.sleep = fake_sleep
+        verdict.command_test = lambda spec: calls.append(spec)
+        watch.time.sleep = fake_sleep
         try:
-            course.command_watch("02", interval=0, rounds=2)
+            watch.command_watch("02", interval=0, rounds=2)
         finally:
-            course.command_test, course.time.sleep = real_test, real_sleep
+            verdict.command_test, watch.time.sleep = real_test, real_sleep
             os.utime(exercise, (stamp, stamp))
         self.assertEqual(calls, ["02", "02", "02"])  # once at the start, once per change
 
@@ -468,10 +491,10 @@ class Sanitizers(unittest.TestCase):
 """
 
     def test_the_first_report_and_the_learners_file_and_line(self):
-        headline, location = course.sanitizer_check.first_report(self.RACECHECK)
+        headline, location = sanitizer_check.first_report(self.RACECHECK)
         self.assertIn("Race reported", headline)
         self.assertEqual(location, "exercises/05-reduction/reduce1_interleaved_divergent.cu:24")
-        headline, location = course.sanitizer_check.first_report(self.MEMCHECK)
+        headline, location = sanitizer_check.first_report(self.MEMCHECK)
         self.assertIn("Invalid __global__ read", headline)
         self.assertEqual(location, "tests/01-sum-of-squares/mistakes/prefetch_past_the_end.cu:20")
 
@@ -479,19 +502,19 @@ class Sanitizers(unittest.TestCase):
         report = ("========= Error: Race reported between Read access at void k()+0x2e0 in "
                   "reduce1_interleaved_divergent.cu:26\n")
         known = ["exercises/05-reduction/reduce1_interleaved_divergent.cu"]
-        _, location = course.sanitizer_check.first_report(report, known)
+        _, location = sanitizer_check.first_report(report, known)
         self.assertEqual(location, "exercises/05-reduction/reduce1_interleaved_divergent.cu:26")
 
     def test_a_report_line_naming_the_file_alone_names_the_learners_file(self):
         line = ("Warning: Race reported between Read access at k(const int *)+0x7b0 in "
                 "step5_block_reduction.cu:55")
         known = [Path("exercises/01-sum-of-squares/step5_block_reduction.cu")]
-        self.assertTrue(course.sanitizer_check.learner_locations(line, known).endswith(
+        self.assertTrue(sanitizer_check.learner_locations(line, known).endswith(
             " in exercises/01-sum-of-squares/step5_block_reduction.cu:55"))
-        self.assertEqual(course.sanitizer_check.learner_locations(line), line)
+        self.assertEqual(sanitizer_check.learner_locations(line), line)
 
     def test_the_implementation_prefix_goes_before_every_pattern(self):
-        prefixed = course.sanitizer_check.implementation_filter
+        prefixed = sanitizer_check.implementation_filter
         self.assertEqual(prefixed("A.b/one:A.b/two", "exercise"),
                          "Exercise/A.b/one:Exercise/A.b/two")
         self.assertEqual(prefixed("A.*-A.slow:A.big", "solution"),
@@ -501,31 +524,27 @@ class Sanitizers(unittest.TestCase):
         steps = [{"sanitize": {"tools": ["memcheck", "racecheck"],
                                "tests": {"bin": "A.b/one:A.b/two"}}},
                  {"sanitize": {"tools": ["memcheck"], "tests": {"bin": "C.d/three"}}}, {}]
-        self.assertEqual(course.sanitizer_check.step_filters(steps, "racecheck", "bin", "exercise"),
+        self.assertEqual(sanitizer_check.step_filters(steps, "racecheck", "bin", "exercise"),
                          "Exercise/A.b/one:Exercise/A.b/two")
-        self.assertEqual(course.sanitizer_check.step_filters(steps, "memcheck", "bin", "solution"),
+        self.assertEqual(sanitizer_check.step_filters(steps, "memcheck", "bin", "solution"),
                          "Solution/A.b/one:Solution/A.b/two:Solution/C.d/three")
 
     def test_every_sanitized_test_filter_names_the_steps_own_binary(self):
-        for chapter in course.chapters():
+        for chapter in manifest.chapters():
             for step in chapter.steps:
                 if step.sanitize:
                     self.assertTrue(set(step.sanitize["tests"]) <= set(step.tests), step.id)
 
     def test_a_missing_sanitizer_is_a_skip_not_a_pass(self):
-        real = course.sanitizer_check.find_sanitizer
-        course.sanitizer_check.find_sanitizer = lambda: None
-        try:
-            outcome = course.sanitizer_check.run("racecheck", "/bin/true", "*")
-        finally:
-            course.sanitizer_check.find_sanitizer = real
+        with replaced(cuda_tools, find=lambda name: None):
+            outcome = sanitizer_check.run("racecheck", "/bin/true", "*")
         self.assertEqual(outcome.status, "skipped")
         self.assertIn("skipped, not passed", outcome.text)
 
     def test_a_skipped_test_neither_passes_nor_fails_a_step(self):
         results = [{"passed": True, "skipped": False}, {"passed": False, "skipped": True}]
-        self.assertTrue(course.results_pass(results))
-        self.assertFalse(course.results_pass([{"passed": False, "skipped": True}]))
+        self.assertTrue(verdict.tests_pass(results))
+        self.assertFalse(verdict.tests_pass([{"passed": False, "skipped": True}]))
 
 
 class SanitizersWhileTestsFail(unittest.TestCase):
@@ -537,17 +556,16 @@ class SanitizersWhileTestsFail(unittest.TestCase):
                 "passed": True, "skipped": False, "message": ""}]
 
     def judge(self, results, sanitizers=must_not_run):
-        _, step = course.resolve("01.3")
+        _, step = manifest.resolve("01.3")
         with tempfile.TemporaryDirectory() as tmp, \
-                replaced(course, BUILD=Path(tmp), run_step_tests=lambda s: results,
-                         run_step_sanitizers=sanitizers):
-            passed, results, outcomes = course.judge_step(step)
+                step_run(tmp, tests=lambda s: results, sanitizers=sanitizers):
+            passed, results, outcomes = verdict.judge_step(step)
         return step, passed, results, outcomes
 
     def test_a_failing_step_skips_its_sanitizers_with_one_line_per_tool(self):
         step, passed, results, outcomes = self.judge(self.FAILING)
         self.assertFalse(passed)
-        text = course.verdict(step, results, outcomes)
+        text = verdict.verdict(step, results, outcomes)
         self.assertIn("FAIL 01.3", text)
         for tool in step.sanitize["tools"]:
             self.assertIn(f"       {tool}: skipped (fix the failing test first)\n", text)
@@ -555,17 +573,17 @@ class SanitizersWhileTestsFail(unittest.TestCase):
         self.assertNotIn("compute-sanitizer found", text)
 
     def test_a_passing_step_runs_its_sanitizers(self):
-        clean = [course.sanitizer_check.Outcome("clean", "memcheck: no report")]
+        clean = [sanitizer_check.Outcome("clean", "memcheck: no report")]
         step, passed, results, outcomes = self.judge(self.PASSING, lambda s: clean)
         self.assertTrue(passed)
-        self.assertIn("memcheck: no report", course.verdict(step, results, outcomes))
+        self.assertIn("memcheck: no report", verdict.verdict(step, results, outcomes))
 
     def test_tests_that_fail_only_under_a_sanitizer_fail_the_step(self):
-        broken = [course.sanitizer_check.Outcome("tests-failed", "racecheck: the tests fail when "
+        broken = [sanitizer_check.Outcome("tests-failed", "racecheck: the tests fail when "
                                                  "run under racecheck (exit 1)")]
         step, passed, results, outcomes = self.judge(self.PASSING, lambda s: broken)
         self.assertFalse(passed)
-        text = course.verdict(step, results, outcomes)
+        text = verdict.verdict(step, results, outcomes)
         self.assertIn("fail when run under compute-sanitizer", text)
         self.assertIn("racecheck: the tests fail", text)
 
@@ -588,10 +606,10 @@ sys.exit(subprocess.run([binary, test_filter]).returncode)
             sanitizer = fake_program(tmp, "compute-sanitizer", self.SANITIZER)
             binary = fake_program(tmp, "test-sum-of-squares-gpu", binary_body)
             steps = ROOT / "chapters" / "01-sum-of-squares" / "steps.json"
-            with replaced(course.sanitizer_check, find_sanitizer=lambda: str(sanitizer)), \
+            with replaced(cuda_tools, find=lambda name: str(sanitizer)), \
                     replaced(os, environ={k: v for k, v in os.environ.items()
                                           if k != "COURSE_UNDER_SANITIZER"}):
-                return printed(course.sanitizer_check.main,
+                return printed(sanitizer_check.main,
                                [tool, str(binary), "--steps", str(steps)])
 
     FAILS = ('import sys\nprint("[  FAILED  ] Exercise/SumOfSquaresStep.MatchesCpuExactly/'
@@ -599,7 +617,7 @@ sys.exit(subprocess.run([binary, test_filter]).returncode)
 
     def test_failing_tests_without_a_report_are_skipped_with_the_reason(self):
         code, out = self.check(self.FAILS)
-        self.assertEqual(code, course.sanitizer_check.SKIP)
+        self.assertEqual(code, sanitizer_check.SKIP)
         self.assertIn("SKIP: memcheck: skipped (fix the failing test first): "
                       "Exercise/SumOfSquaresStep.MatchesCpuExactly/step3_interleaved_n33 fails",
                       out)
@@ -611,7 +629,7 @@ sys.exit(subprocess.run([binary, test_filter]).returncode)
 
     def test_tests_that_fail_only_under_the_tool_fail(self):
         # (the plain run of the same tests passes: a fake that says so)
-        with replaced(course.sanitizer_check, failing_tests_without_sanitizer=lambda *a: None):
+        with replaced(sanitizer_check, failing_tests_without_sanitizer=lambda *a: None):
             code, out = self.check("import sys\nsys.exit(1)\n")
         self.assertEqual(code, 1)
         self.assertIn("pass without memcheck and fail under it", out)
@@ -624,29 +642,28 @@ sys.exit(subprocess.run([binary, test_filter]).returncode)
     def test_gtest_failure_lines_give_the_test_names(self):
         output = ("[  FAILED  ] A/B.c/0, where GetParam() = 3\n[  FAILED  ] D.e\n"
                   "[  FAILED  ] 2 tests, listed below:\n[  FAILED  ] A/B.c/0, where ...\n")
-        self.assertEqual(course.sanitizer_check.failed_test_names(output), ["A/B.c/0", "D.e"])
+        self.assertEqual(sanitizer_check.failed_test_names(output), ["A/B.c/0", "D.e"])
 
 
 class ListFromState(unittest.TestCase):
     """./course list reads what ./course test recorded: no build, no test run, no GPU."""
 
     def run_list(self, tmp, started):
-        with replaced(course, BUILD=Path(tmp), build=must_not_run, run_step_tests=must_not_run,
-                      run_step_sanitizers=must_not_run, ensure_configured=must_not_run,
-                      is_started=lambda step: step.id in started):
-            return printed(course.command_list)[1]
+        with step_run(tmp), replaced(meson, ensure_configured=must_not_run), \
+                replaced(manifest, is_started=lambda step: step.id in started):
+            return printed(state.command_list)[1]
 
     def test_states_come_from_the_last_test_run(self):
-        _, step1 = course.resolve("01.1")
-        _, step2 = course.resolve("01.2")
+        _, step1 = manifest.resolve("01.1")
+        _, step2 = manifest.resolve("01.2")
         with tempfile.TemporaryDirectory() as tmp:
-            with replaced(course, BUILD=Path(tmp)):
-                course.record_verdict(step1, True, course.file_stamps(step1))
-                course.record_verdict(step2, False, course.file_stamps(step2))
-                state = json.loads((Path(tmp) / course.STATE_FILE).read_text())
-            self.assertEqual(state["steps"]["01.1"]["verdict"], "pass")
+            with replaced(paths, BUILD=Path(tmp)):
+                state.record_verdict(step1, True, state.file_stamps(step1))
+                state.record_verdict(step2, False, state.file_stamps(step2))
+                recorded = json.loads((Path(tmp) / state.STATE_FILE).read_text())
+            self.assertEqual(recorded["steps"]["01.1"]["verdict"], "pass")
             self.assertIn("exercises/01-sum-of-squares/step1_one_thread.cu",
-                          state["steps"]["01.1"]["files"])
+                          recorded["steps"]["01.1"]["files"])
             out = self.run_list(tmp, {"01.1", "01.2", "01.3"})
         self.assertRegex(out, r"01\.0 +not started +pointer chase")
         self.assertRegex(out, r"01\.1 +passing +one thread\n")
@@ -655,12 +672,12 @@ class ListFromState(unittest.TestCase):
         self.assertIn("Next: 00.1", out)  # chapter 00 comes first
 
     def test_a_file_saved_after_the_run_makes_the_result_older_than_it(self):
-        _, step = course.resolve("01.1")
-        stamps = course.file_stamps(step)
+        _, step = manifest.resolve("01.1")
+        stamps = state.file_stamps(step)
         older = {name: stamp - 1 for name, stamp in stamps.items()}
         with tempfile.TemporaryDirectory() as tmp:
-            with replaced(course, BUILD=Path(tmp)):
-                course.record_verdict(step, True, older)
+            with replaced(paths, BUILD=Path(tmp)):
+                state.record_verdict(step, True, older)
             out = self.run_list(tmp, {"01.1"})
         self.assertRegex(out, r"01\.1 +passing +one thread  \(older than "
                               r"exercises/01-sum-of-squares/step1_one_thread.cu\)")
@@ -673,7 +690,7 @@ class ListFromState(unittest.TestCase):
 
     def test_a_broken_state_file_is_ignored(self):
         with tempfile.TemporaryDirectory() as tmp:
-            (Path(tmp) / course.STATE_FILE).write_text("{not json")
+            (Path(tmp) / state.STATE_FILE).write_text("{not json")
             out = self.run_list(tmp, {"01.0"})
         self.assertRegex(out, r"01\.0 +not tested yet")
 
@@ -681,15 +698,14 @@ class ListFromState(unittest.TestCase):
         results = [{"name": "x", "passed": True, "skipped": False, "message": ""},
                    {"name": "y", "passed": False, "skipped": True, "message": "no tensor cores"}]
         with tempfile.TemporaryDirectory() as tmp:
-            with replaced(course, BUILD=Path(tmp), build=lambda targets: None,
-                          run_step_tests=lambda step: results,
-                          run_step_sanitizers=lambda step: []):
-                code, out = printed(course.command_test, "01.4")
-                record = course.read_state()["01.4"]
+            with step_run(tmp, tests=lambda step: results, sanitizers=lambda step: [],
+                          compile_targets=lambda targets: None):
+                code, out = printed(verdict.command_test, "01.4")
+                record = state.read_state()["01.4"]
         self.assertEqual(code, 0)
         self.assertEqual(record["verdict"], "pass")
-        _, step = course.resolve("01.4")
-        self.assertEqual(record["files"], course.file_stamps(step))
+        _, step = manifest.resolve("01.4")
+        self.assertEqual(record["files"], state.file_stamps(step))
 
 
 class SolutionUnlock(unittest.TestCase):
@@ -697,32 +713,87 @@ class SolutionUnlock(unittest.TestCase):
         results = [{"name": "x", "passed": True, "skipped": False, "message": ""},
                    {"name": "y", "passed": False, "skipped": True, "message": "needs sm_80"}]
         with tempfile.TemporaryDirectory() as tmp:
-            with replaced(course, BUILD=Path(tmp), build=lambda targets: None,
-                          run_step_tests=lambda step: results,
-                          run_step_sanitizers=lambda step: []):
-                code, out = printed(course.command_solution, "02.2", False)
+            with step_run(tmp, tests=lambda step: results, sanitizers=lambda step: [],
+                          compile_targets=lambda targets: None):
+                code, out = printed(solution.command_solution, "02.2", False)
         self.assertEqual(code, 0)
         self.assertIn("ceil_div", out)
 
     def test_a_recorded_pass_of_the_same_files_is_reused(self):
-        _, step = course.resolve("02.2")
+        _, step = manifest.resolve("02.2")
         with tempfile.TemporaryDirectory() as tmp:
-            with replaced(course, BUILD=Path(tmp)):
-                course.record_verdict(step, True, course.file_stamps(step))
-            with replaced(course, BUILD=Path(tmp), build=must_not_run,
-                          run_step_tests=must_not_run):
-                code, out = printed(course.command_solution, "02.2", False)
+            with replaced(paths, BUILD=Path(tmp)):
+                state.record_verdict(step, True, state.file_stamps(step))
+            with step_run(tmp):
+                code, out = printed(solution.command_solution, "02.2", False)
         self.assertEqual(code, 0)
         self.assertIn("ceil_div", out)
 
     def test_a_failing_step_keeps_it_hidden_and_says_why(self):
         failing = [{"name": "x", "passed": False, "skipped": False, "message": "Expected 3"}]
         with tempfile.TemporaryDirectory() as tmp:
-            with replaced(course, BUILD=Path(tmp), build=lambda targets: None,
-                          run_step_tests=lambda step: failing):
-                with self.assertRaises(course.CourseError):
-                    printed(course.command_solution, "02.2", False)
-                self.assertEqual(course.read_state()["02.2"]["verdict"], "fail")
+            with step_run(tmp, tests=lambda step: failing, compile_targets=lambda targets: None):
+                with self.assertRaises(CourseError):
+                    printed(solution.command_solution, "02.2", False)
+                self.assertEqual(state.read_state()["02.2"]["verdict"], "fail")
+
+
+class CommandLine(unittest.TestCase):
+    def test_every_subcommand_is_bound_to_a_handler(self):
+        parser = cli.build_parser()
+        for argv in (["list"], ["test", "01"], ["watch", "01"], ["profile", "01.3"],
+                     ["hint", "01.3", "--more"], ["compare", "01", "--full"],
+                     ["solution", "01.3", "--anyway"], ["chart", "x.json", "--hide-skipped"]):
+            self.assertTrue(callable(parser.parse_args(argv).func), argv)
+
+    def test_a_course_error_is_a_message_and_exit_status_2(self):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            status, _ = printed(cli.main, ["test", "99"])
+        self.assertEqual(status, 2)
+        self.assertEqual(err.getvalue(), "course: there is no chapter 99; ./course list shows "
+                                         "them all\n")
+
+
+class CudaTools(unittest.TestCase):
+    """common/scripts/cuda_tools.py: PATH, then CUDA_HOME and CUDA_PATH, then the usual
+    folders."""
+
+    def environment(self, path, **variables):
+        return replaced(os, environ=dict({"PATH": str(path)}, **variables))
+
+    def test_path_first_then_cuda_home_then_cuda_path(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            on_path, home, cuda_path = (Path(tmp) / name for name in ("path", "home", "cuda"))
+            for folder in (on_path, home / "bin", cuda_path / "bin"):
+                folder.mkdir(parents=True)
+                fake_program(folder, "ncu", "")
+            with self.environment(on_path, CUDA_HOME=str(home), CUDA_PATH=str(cuda_path)):
+                self.assertEqual(cuda_tools.find("ncu"), str(on_path / "ncu"))
+            with self.environment(Path(tmp), CUDA_HOME=str(home), CUDA_PATH=str(cuda_path)):
+                self.assertEqual(cuda_tools.find("ncu"), str(home / "bin" / "ncu"))
+            with self.environment(Path(tmp), CUDA_PATH=str(cuda_path)):
+                self.assertEqual(cuda_tools.find("ncu"), str(cuda_path / "bin" / "ncu"))
+                self.assertIsNone(cuda_tools.find("no-such-cuda-tool"))
+
+    def test_the_usual_folders_and_nsight_computes_own(self):
+        with self.environment("/nowhere"):
+            self.assertEqual(cuda_tools.folders("nvcc"), ["/usr/local/cuda/bin", "/opt/cuda/bin"])
+            self.assertEqual(cuda_tools.folders("ncu")[-1], "/opt/nvidia/nsight-compute")
+
+    def test_an_nvcc_off_path_is_put_on_path_for_meson(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake_program(tmp, "meson", "")
+            fake_program(tmp, "ninja", "")
+            home = Path(tmp) / "cuda"
+            (home / "bin").mkdir(parents=True)
+            fake_program(home / "bin", "nvcc", "")
+            with self.environment(tmp, CUDA_HOME=str(home)):
+                meson.require_tools()
+                self.assertEqual(os.environ["PATH"].split(os.pathsep)[0], str(home / "bin"))
+            with self.environment(tmp), replaced(cuda_tools, TOOLKIT_FOLDERS=()):
+                with self.assertRaisesRegex(CourseError, "nvcc is missing"):
+                    meson.require_tools()
 
 
 class StepFilters(unittest.TestCase):
@@ -804,43 +875,39 @@ class Profiler(unittest.TestCase):
 """
 
     def test_ncu_csv_values_become_numbers(self):
-        kernels = course.ncu_profile.parse_csv(self.CSV)
+        kernels = ncu_profile.parse_csv(self.CSV)
         self.assertEqual(len(kernels), 1)
         self.assertEqual(kernels[0]["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"], 262144.0)
         self.assertEqual(kernels[0]["sm__warps_active.avg.pct_of_peak_sustained_active"], 40.38)
         self.assertIn("interleaved_kernel", kernels[0]["Kernel Name"])
 
     def test_a_long_column_name_keeps_its_columns_apart(self):
-        _, step = course.resolve("04.3")
+        _, step = manifest.resolve("04.3")
         label = step.profile["metrics"][0]["label"]
         what = "chapter 03's unguarded kernel at Width 4096"
-        text = course.profile_table(step, None, {label: 3.04}, (what, {label: 2.7}))
+        text = profile.profile_table(step, None, {label: 3.04}, (what, {label: 2.7}))
         header = text.splitlines()[0]
         self.assertIn("solution  " + what, header)
         self.assertTrue(text.splitlines()[1].rstrip().endswith("2.7"))
 
     def test_ratio_metrics(self):
-        counters = course.ncu_profile.parse_csv(self.CSV)[0]
+        counters = ncu_profile.parse_csv(self.CSV)[0]
         metric = {"label": "x", "ratio": ["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
                                           "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]}
-        self.assertEqual(course.ncu_profile.value_of(metric, counters), 16.0)
-        self.assertIsNone(course.ncu_profile.value_of({"label": "y", "metric": "absent"}, counters))
+        self.assertEqual(ncu_profile.value_of(metric, counters), 16.0)
+        self.assertIsNone(ncu_profile.value_of({"label": "y", "metric": "absent"}, counters))
 
     def test_missing_ncu_and_missing_permission_say_what_to_do(self):
-        real = course.ncu_profile.find_ncu
-        course.ncu_profile.find_ncu = lambda: None
-        try:
-            with self.assertRaises(course.ncu_profile.ProfileError) as raised:
-                course.ncu_profile.measure("bench", "row", "kernel", ["m"])
-        finally:
-            course.ncu_profile.find_ncu = real
+        with replaced(cuda_tools, find=lambda name: None):
+            with self.assertRaises(ncu_profile.ProfileError) as raised:
+                ncu_profile.measure("bench", "row", "kernel", ["m"])
         self.assertTrue(raised.exception.unavailable)
         self.assertIn("cuda/bin", str(raised.exception))
-        self.assertIn("NVreg_RestrictProfilingToAdminUsers=0", course.ncu_profile.PERMISSION_HELP)
-        self.assertIn("WSL2", course.ncu_profile.PERMISSION_HELP)
+        self.assertIn("NVreg_RestrictProfilingToAdminUsers=0", ncu_profile.PERMISSION_HELP)
+        self.assertIn("WSL2", ncu_profile.PERMISSION_HELP)
 
     def test_every_profile_names_a_row_a_kernel_and_explains_its_metrics(self):
-        for chapter in course.chapters():
+        for chapter in manifest.chapters():
             steps = {s.number for s in chapter.steps}
             for step in chapter.steps:
                 if not step.profile:

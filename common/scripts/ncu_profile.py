@@ -18,10 +18,11 @@ import csv
 import io
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import cuda_tools  # this script's own folder: works in a chapter configured alone too
 
 SKIP = 77
 
@@ -43,16 +44,6 @@ class ProfileError(Exception):
     def __init__(self, message, unavailable=False):
         super().__init__(message)
         self.unavailable = unavailable
-
-
-def find_ncu():
-    found = shutil.which("ncu")
-    if found:
-        return found
-    for candidate in ("/usr/local/cuda/bin/ncu", "/opt/nvidia/nsight-compute/ncu"):
-        if Path(candidate).exists():
-            return candidate
-    return None
 
 
 def raw_metrics(metrics):
@@ -103,7 +94,7 @@ def command(ncu, benchmark, row_filter, kernel_regex, counters):
 
 def measure(benchmark, row_filter, kernel_regex, counters, show=None, timeout=600):
     """The counters of the first launch of `kernel_regex` in the benchmark row `row_filter`."""
-    ncu = find_ncu()
+    ncu = cuda_tools.find("ncu")
     if ncu is None:
         raise ProfileError(MISSING_HELP, unavailable=True)
     cmd = command(ncu, benchmark, row_filter, kernel_regex, counters)

@@ -20,10 +20,11 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import cuda_tools  # this script's own folder: works in a chapter configured alone too
 
 SKIP = 77
 REPORT_EXIT = 99
@@ -51,17 +52,6 @@ ADVICE = {
 HEADLINE = re.compile(r"(Invalid|Error|error|Race reported|Barrier error|Program hit|"
                       r"Uninitialized|Misaligned|Out-of-range)")
 LOCATION = re.compile(r"([\w./+-]+\.(?:cuh|cu|cpp|hpp)):(\d+)")
-
-
-def find_sanitizer():
-    found = shutil.which("compute-sanitizer")
-    if found:
-        return found
-    for folder in ("/usr/local/cuda/bin", "/opt/cuda/bin"):
-        candidate = Path(folder) / "compute-sanitizer"
-        if candidate.exists():
-            return str(candidate)
-    return None
 
 
 def learner_path(path, known_files=()):
@@ -165,7 +155,7 @@ def step_files(steps, steps_json, implementation):
 
 
 def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900, known_files=()):
-    sanitizer = find_sanitizer()
+    sanitizer = cuda_tools.find("compute-sanitizer")
     if sanitizer is None:
         return Outcome("skipped", f"{tool}: skipped, not passed: compute-sanitizer was not found "
                        "(it comes with the CUDA toolkit, in cuda/bin; put that on PATH)")

@@ -1,0 +1,82 @@
+"""The learner's loop around the exercises, on top of Meson (Python 3 standard library only).
+
+    ./course list               every chapter and step: not started, not tested yet, failing or
+                                passing (from your last ./course test; instant, no GPU); what next
+    ./course test 01            build what chapter 01 needs and run its exercise tests, per step
+    ./course test 01.3          only step 3 (and its small cases under compute-sanitizer)
+    ./course compare 01         release benchmark: exercise vs solution vs vendor, a table,
+                                and the JSON and an SVG chart in build/chapters/01-.../
+                                (under a minute; --full: as many samples as it takes)
+    ./course profile 01.3       Nsight Compute: the counters that show why step 3 is faster,
+                                for your kernel and the solution's
+    ./course hint 01.3          a question to think about for step 3
+    ./course hint 01.3 --more   the recipe for step 3: the concrete steps, still not the code
+    ./course solution 01.3      the reference for step 3 (after its tests pass, or with --anyway)
+    ./course watch 01           re-test chapter 01 whenever one of its exercise files changes
+    ./course chart FILE.json    draw the chart of a benchmark JSON (FILE.svg next to it)
+
+Every Meson command it runs is printed first, so you learn the real tools as you go.
+The build folder is ./build (another one with COURSE_BUILD=path).
+"""
+import argparse
+import sys
+
+from . import chart, compare, profile, solution, state, verdict, watch
+from .errors import CourseError
+
+COURSE_ERROR_EXIT = 2
+
+
+def add_command(subcommands, name, help_text, handler, spec=True):
+    """A subcommand bound to its handler (a function of the parsed arguments)."""
+    parser = subcommands.add_parser(name, help=help_text)
+    if spec:
+        parser.add_argument("spec", help="a chapter (01) or a step (01.3)")
+    parser.set_defaults(func=handler)
+    return parser
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(prog="course", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_command(sub, "list", "every step and its state", lambda a: state.command_list(),
+                spec=False)
+    add_command(sub, "test", "build and run the exercise tests of a chapter or a step",
+                lambda a: verdict.command_test(a.spec))
+    add_command(sub, "watch", "re-test a chapter whenever one of its exercise files changes",
+                lambda a: watch.command_watch(a.spec))
+    add_command(sub, "profile", "Nsight Compute: a step's counters, your kernel and the solution's",
+                lambda a: profile.command_profile(a.spec))
+    hint = add_command(sub, "hint", "a question to think about for a step",
+                       lambda a: solution.command_hint(a.spec, a.more))
+    hint.add_argument("--more", action="store_true",
+                      help="the recipe too: the concrete steps, still not the code")
+    compare_parser = add_command(sub, "compare", "release benchmark: exercise, solution, vendor",
+                                 lambda a: compare.command_compare(a.spec, a.full))
+    compare_parser.add_argument("--full", action="store_true",
+                                help="as many samples as Google Benchmark wants (minutes, not "
+                                     "seconds)")
+    solution_parser = add_command(sub, "solution", "the reference code of a step",
+                                  lambda a: solution.command_solution(a.spec, a.anyway))
+    solution_parser.add_argument("--anyway", action="store_true",
+                                 help="show it before the tests pass")
+    chart_parser = add_command(sub, "chart", "the SVG chart of a benchmark JSON",
+                               lambda a: chart.command_chart(a.json, a.output, a.title,
+                                                             a.hide_skipped, a.only), spec=False)
+    chart_parser.add_argument("json")
+    chart_parser.add_argument("-o", "--output", help="default: the JSON's name with .svg")
+    chart_parser.add_argument("--title", help="default: the JSON file's name")
+    chart_parser.add_argument("--hide-skipped", action="store_true",
+                              help="leave out rows that were skipped (an unfinished exercise)")
+    chart_parser.add_argument("--only", metavar="REGEX", help="only the rows whose name matches")
+    return parser
+
+
+def main(argv=None):
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except CourseError as error:
+        print(f"course: {error}", file=sys.stderr)
+        return COURSE_ERROR_EXIT
