@@ -25,6 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fill_todos  # noqa: E402
+sys.path.insert(0, str(ROOT))
+import course_tool  # noqa: E402,F401  (puts common/scripts on the path)
+from sanitizer_check import camel_case  # noqa: E402
 NAMESPACE = re.compile(r"\bnamespace ((?:\w+::)*)solution\b")
 
 def plants():
@@ -49,11 +52,6 @@ def planted_text(chapter, file_name, edits):
                              f"exactly once (update its \"plant\" in steps.json): {old.strip()[:70]!r}")
         text = text.replace(old, new)
     return NAMESPACE.sub(lambda m: f"namespace {m.group(1)}exercise", text)
-
-
-def camel_case(name):
-    """The gtest name of a mistake: missing_barrier_after_load -> MissingBarrierAfterLoad."""
-    return "".join(word[:1].upper() + word[1:] for word in name.split("_"))
 
 
 def check():

@@ -6,8 +6,11 @@ Two uses:
   steps.json lists for TOOL must run without a single report. A report fails the test with the
   kind of bug, the sanitizer's first report line and the file:line it points at.
       sanitizer_check.py TOOL BINARY --steps chapters/NN-name/steps.json --implementation exercise
-  expect (known mistakes): passes only if TOOL reports an error whose text contains PATTERN.
+  expect (one known mistake): passes only if TOOL reports an error whose text contains PATTERN.
       sanitizer_check.py TOOL BINARY --expect-report PATTERN --gtest_filter=FILTER
+  mistakes (all of a chapter's): every mistake in steps.json with a "sanitizer" entry must be
+  reported by its tool, with its text, on its test MistakesSeenBySanitizers.<CamelCaseName>.
+      sanitizer_check.py mistakes BINARY --steps chapters/NN-name/steps.json
 
 The tests run with COURSE_UNDER_SANITIZER=1: small sizes only, and exact-size allocations
 instead of guard margins, so that memcheck sees out-of-bounds accesses itself.
@@ -209,9 +212,43 @@ def failed_test_names(gtest_output):
     return names
 
 
+def camel_case(name):
+    """A mistake's test name: missing_barrier_after_load -> MissingBarrierAfterLoad."""
+    return "".join(word[:1].upper() + word[1:] for word in name.split("_"))
+
+
+def check_known_mistakes(binary, steps_json):
+    """Each mistake of steps.json that names a sanitizer must be reported by it. 0 when all
+    are, 1 when one is not, SKIP when none could run (no GPU, no compute-sanitizer)."""
+    mistakes = [m for m in json.loads(Path(steps_json).read_text()).get("mistakes", [])
+                if "sanitizer" in m]
+    if not mistakes:
+        print(f"{steps_json} names no mistake that a sanitizer must catch")
+        return 1
+    missed = skipped = 0
+    for mistake in mistakes:
+        tool, pattern = mistake["sanitizer"]["tool"], mistake["sanitizer"]["report"]
+        gtest_filter = f"MistakesSeenBySanitizers.{camel_case(mistake['name'])}"
+        print(f"$ compute-sanitizer --tool {tool} {binary} --gtest_filter={gtest_filter}",
+              flush=True)
+        outcome = run(tool, binary, gtest_filter)
+        if outcome.status == "skipped":
+            skipped += 1
+            print("  " + outcome.text)
+        elif outcome.status == "report" and pattern in outcome.output:
+            print(f"  ok, {mistake['name']}: {outcome.text}")
+        else:
+            missed += 1
+            print(f"  FAIL, {mistake['name']}: expected {tool} to report '{pattern}'\n"
+                  + outcome.text)
+    if missed:
+        return 1
+    return SKIP if skipped == len(mistakes) else 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tool", choices=TOOLS)
+    parser.add_argument("tool", choices=TOOLS + ("mistakes",))
     parser.add_argument("binary")
     parser.add_argument("--steps", help="the chapter's steps.json (clean mode)")
     parser.add_argument("--implementation", choices=("exercise", "solution"), default="exercise")
@@ -223,6 +260,10 @@ def main(argv=None):
     if os.environ.get("COURSE_UNDER_SANITIZER") == "1":
         print(f"SKIP: this already runs under a sanitizer setup; {args.tool} is not nested")
         return SKIP
+    if args.tool == "mistakes":
+        if not args.steps:
+            parser.error("mistakes needs --steps")
+        return check_known_mistakes(args.binary, args.steps)
     gtest_filter = args.gtest_filter
     known_files = ()
     if gtest_filter is None:

@@ -74,8 +74,9 @@ TEST_P(KnownMistakes, AreRejectedByTheTests) {
   FAIL() << mistake.step.name << " passed every check: the tests cannot catch this mistake";
 }
 
-// Run under a sanitizer by the Meson tests "<tool> catches <mistake>" (exact-size allocations
-// there); here they only have to run, and say whether the numbers showed the bug on this GPU.
+// Run under a sanitizer by the Meson test "compute-sanitizer catches the known mistakes"
+// (exact-size allocations there); here they only have to run, and say whether the numbers showed
+// the bug on this GPU.
 void report_numbers(const StepUnderTest& step, const char* tool) {
   std::string rejection;
   for (std::size_t n : test_sizes()) {

@@ -1,7 +1,7 @@
 // The tests have teeth: the checker that the exercise and the solution face rejects every
-// known-wrong kernel in mistakes/, by the numbers (the matrices sit between NaN margins) or,
-// where the numbers come out right, by compute-sanitizer (the Meson tests "<tool> catches
-// <mistake>"). Each test prints what a learner with that bug would see.
+// known-wrong kernel in mistakes/, by the numbers (the matrices sit between NaN margins) or, where
+// the numbers come out right, by compute-sanitizer (the Meson test "compute-sanitizer catches the
+// known mistakes"). Each test prints what a learner with that bug would see.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -49,8 +49,8 @@ TEST_P(KnownMistakes, AreRejectedByTheTests) {
   std::cout << "Rejected as expected. What the learner sees:\n" << rejection << "\n";
 }
 
-// Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
-// run, and say whether the numbers showed the bug on this GPU.
+// Run under a sanitizer by the Meson test "compute-sanitizer catches the known mistakes"; here they
+// only have to run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const KnownMistake& mistake, int block_side, const char* tool) {
   course::report_what_the_numbers_showed(mistake.name, first_rejection(mistake, block_side), tool);
 }

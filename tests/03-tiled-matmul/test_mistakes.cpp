@@ -49,8 +49,8 @@ TEST_P(KnownMistakes, AreRejectedByTheTests) {
   std::cout << "Rejected as expected. What the learner sees:\n" << rejection << "\n";
 }
 
-// Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
-// run, and say whether the numbers showed the bug on this GPU.
+// Run under a sanitizer by the Meson test "compute-sanitizer catches the known mistakes"; here they
+// only have to run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const KnownMistake& mistake, const char* tool) {
   course::report_what_the_numbers_showed(mistake.name, first_rejection(mistake), tool);
 }

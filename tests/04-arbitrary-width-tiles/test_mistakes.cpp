@@ -1,7 +1,8 @@
 // The tests have teeth: the checker rejects the known-wrong boundary kernels in mistakes/, and
 // prints what a learner with that bug would see. Some compute the right numbers anyway (an
-// out-of-bounds read whose value is never used, a race inside one warp): the Meson tests
-// "<tool> catches <mistake>" show that compute-sanitizer does not let them pass.
+// out-of-bounds read whose value is never used, a race inside one warp): the Meson test
+// "compute-sanitizer catches the known mistakes" shows that compute-sanitizer does not let them
+// pass.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -61,9 +62,9 @@ INSTANTIATE_TEST_SUITE_P(
                       KnownMistake{"store_unguarded", mistakes::store_unguarded}),
     [](const ::testing::TestParamInfo<KnownMistake>& info) { return std::string(info.param.name); });
 
-// Run under a sanitizer by the Meson tests "<tool> catches <mistake>" (exact-size allocations
-// there: no guard margins to make an out-of-bounds read legal); here they only have to run, and
-// say whether the numbers showed the bug on this GPU.
+// Run under a sanitizer by the Meson test "compute-sanitizer catches the known mistakes"
+// (exact-size allocations there: no guard margins to make an out-of-bounds read legal); here they
+// only have to run, and say whether the numbers showed the bug on this GPU.
 TEST(MistakesSeenBySanitizers, OnlyLastPhaseGuarded) {
   course::report_what_the_numbers_showed(
       "only_last_phase_guarded",

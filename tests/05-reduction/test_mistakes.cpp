@@ -1,7 +1,7 @@
 // The tests have teeth: the checker rejects the known-wrong passes in mistakes/, and prints
 // what a learner with that bug would see. Races and out-of-bounds reads may well give the
-// right numbers: MistakesSeenBySanitizers.* record what the checker saw, and the Meson tests
-// "<tool> catches <mistake>" require compute-sanitizer to report them.
+// right numbers: MistakesSeenBySanitizers.* record what the checker saw, and the Meson test
+// "compute-sanitizer catches the known mistakes" requires compute-sanitizer to report them.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -53,8 +53,8 @@ TEST(Mistakes, StrideLoopOffByOneIsRejected) {
       << "the tests cannot catch a stride loop that stops one level early";
 }
 
-// Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
-// run, and say whether the numbers showed the bug on this GPU.
+// Run under a sanitizer by the Meson test "compute-sanitizer catches the known mistakes"; here they
+// only have to run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const PassUnderTest& under_test, PassFn<float> pass_float,
                     PassFn<int> pass_int, const char* tool) {
   course::report_what_the_numbers_showed(

@@ -2,8 +2,8 @@
 // what a learner with that bug would see (the README quotes them).
 //  - by the numbers: Mistakes/KnownMistakes.*;
 //  - by compute-sanitizer where the numbers may come out right: MistakesSeenBySanitizers.* run
-//    the mistake and say what the numbers did; the Meson tests "<tool> catches <mistake>" run
-//    them under the tool and require its report.
+//    the mistake and say what the numbers did; the Meson test "compute-sanitizer catches the known
+//    mistakes" runs them under the tool that steps.json names and requires its report.
 #include <gtest/gtest.h>
 
 #include <iostream>
@@ -63,8 +63,8 @@ INSTANTIATE_TEST_SUITE_P(
                                    mistakes::register_tile_index_off_by_one}),
     [](const ::testing::TestParamInfo<KnownMistake>& info) { return std::string(info.param.name); });
 
-// Run under a sanitizer by the Meson tests "<tool> catches <mistake>"; here they only have to
-// run, and say whether the numbers showed the bug on this GPU.
+// Run under a sanitizer by the Meson test "compute-sanitizer catches the known mistakes"; here they
+// only have to run, and say whether the numbers showed the bug on this GPU.
 void report_numbers(const KnownMistake& mistake, const char* tool) {
   course::report_what_the_numbers_showed(mistake.name, first_rejection(mistake), tool);
 }

@@ -48,9 +48,10 @@ std::string exact_text(T value) {
   return out.str();
 }
 
-// For the known mistakes that only a sanitizer must catch (the Meson tests "<tool> catches
-// <mistake>" run them under it): says whether the plain tests' numbers showed the bug on this
-// GPU too. `rejection` is the first failure message of the plain checks, or "" if none failed.
+// For the known mistakes that only a sanitizer must catch (the Meson test "compute-sanitizer
+// catches the known mistakes" runs them under it): says whether the plain tests' numbers showed the
+// bug on this GPU too. `rejection` is the first failure message of the plain checks, or "" if none
+// failed.
 inline void report_what_the_numbers_showed(const std::string& mistake,
                                            const std::string& rejection, const char* tool) {
   if (rejection.empty()) {
