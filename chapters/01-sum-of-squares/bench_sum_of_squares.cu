@@ -8,8 +8,6 @@
 #include <cuda/std/functional>
 
 #include <algorithm>
-#include <map>
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,33 +16,25 @@
 #include "course/errors.hpp"
 #include "course/math.hpp"
 #include "course/random.hpp"
+#include "course/reduction_benchmark.hpp"
 #include "sum_of_squares.cuh"
 
 namespace {
 
 using namespace sum_of_squares;
+using course::bench::Reducer;
 
 constexpr const char* kExerciseTests = "meson test -C build --suite 01-sum-of-squares:exercise";
 // Samples per repetition (./course compare --full: as many as Google Benchmark wants).
 constexpr int kSamples = 10;
 
-// Bench inputs: the same random ints as the tests use, made once per size.
-struct Input {
-  std::vector<int> host;
-  course::DeviceBuffer<int> device;
-  std::uint64_t expected = 0;
-};
-
+// Bench inputs: the same random ints as the tests use, with their exact sum of squares.
+using Input = course::bench::ReductionInput<int, std::uint64_t>;
 const Input& input_of_size(std::size_t n) {
-  static std::map<std::size_t, std::unique_ptr<Input>> inputs;
-  auto& slot = inputs[n];
-  if (!slot) {
-    slot = std::make_unique<Input>();
-    slot->host = course::random_ints(n, -(1 << 20), 1 << 20, n);
-    slot->device = course::DeviceBuffer<int>(slot->host);
-    slot->expected = cpu_sum_of_squares(slot->host);
-  }
-  return *slot;
+  return course::bench::cached_input<int, std::uint64_t>(n, [](std::size_t count) {
+    const std::vector<int> host = course::random_ints(count, -(1 << 20), 1 << 20, count);
+    return Input{course::DeviceBuffer<int>(host), cpu_sum_of_squares(host)};
+  });
 }
 
 // Steps 4 and 5: enough blocks to fill every multiprocessor, but no fewer than
@@ -99,23 +89,21 @@ void bench_step(benchmark::State& state, const StepEntry& step, bool is_solution
   const int threads = step.threads;
   const StepFn run = is_solution ? step.solution : step.exercise;
   Workspace workspace;
-  const Result check = run(input.device.data(), n, blocks, threads, workspace);
-  if (!course::bench::skip_unless_correct(
-          state, check.sum == input.expected,
-          std::string(is_solution ? "solution " : "exercise ") + step.name +
-              " gives a wrong sum; its tests say why: " + kExerciseTests)) {
-    return;
-  }
+  // Both rows point at the learner's tests, the exercise's.
+  const Reducer reducer{std::string(is_solution ? "solution " : "exercise ") + step.name,
+                        kExerciseTests};
   Result last;
-  const auto timing = course::bench::time_gpu(
-      state, [&] { last = run(input.device.data(), n, blocks, threads, workspace); });
-  course::bench::set_bandwidth_counters(state, timing, n * sizeof(int));
-  state.counters["blocks"] = blocks;
-  state.counters["threads"] = threads;
-  state.counters["gpu_cycles"] = static_cast<double>(last.gpu_cycles);
+  if (course::bench::time_reduction(
+          state, input, reducer,
+          [&] { last = run(input.device.data(), n, blocks, threads, workspace); },
+          [&] { return last.sum; })) {
+    state.counters["blocks"] = blocks;
+    state.counters["threads"] = threads;
+    state.counters["gpu_cycles"] = static_cast<double>(last.gpu_cycles);
+  }
 }
 
-// CUB's TransformReduce: square each int to 64 bits, add. Temporary storage is allocated once,
+// CUB's TransformReduce: square each int to 64 bits, add. Its scratch memory is allocated once,
 // outside the timed region, like the steps' workspace.
 struct SquareToU64 {
   __device__ unsigned long long operator()(int x) const {
@@ -126,26 +114,17 @@ struct SquareToU64 {
 void bench_cub(benchmark::State& state, std::size_t n) {
   const Input& input = input_of_size(n);
   course::DeviceBuffer<unsigned long long> result(1);
-  std::size_t temp_bytes = 0;
-  COURSE_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp_bytes, input.device.data(),
-                                                  result.data(), n, cuda::std::plus<>{},
-                                                  SquareToU64{}, 0ull));
-  course::DeviceBuffer<unsigned char> temp(temp_bytes);
-  unsigned long long host_result = 0;
-  auto run = [&] {
-    COURSE_CHECK(cub::DeviceReduce::TransformReduce(temp.data(), temp_bytes, input.device.data(),
-                                                    result.data(), n, cuda::std::plus<>{},
-                                                    SquareToU64{}, 0ull));
-    COURSE_CHECK(cudaMemcpy(&host_result, result.data(), sizeof host_result,
-                            cudaMemcpyDeviceToHost));
-  };
-  run();
-  if (!course::bench::skip_unless_correct(state, host_result == input.expected,
-                                          "CUB gave a wrong sum")) {
-    return;
-  }
-  const auto timing = course::bench::time_gpu(state, run);
-  course::bench::set_bandwidth_counters(state, timing, n * sizeof(int));
+  course::bench::CubCall cub_sum([&](void* scratch, std::size_t& bytes, cudaStream_t stream) {
+    return cub::DeviceReduce::TransformReduce(scratch, bytes, input.device.data(), result.data(),
+                                              n, cuda::std::plus<>{}, SquareToU64{}, 0ull,
+                                              stream);
+  });
+  course::bench::time_reduction(state, input, Reducer::vendor("CUB"), [&] {
+    COURSE_CHECK(cub_sum());
+    unsigned long long sum = 0;
+    COURSE_CHECK(cudaMemcpy(&sum, result.data(), sizeof sum, cudaMemcpyDeviceToHost));
+    return sum;
+  });
 }
 
 // Step 0: load latency. The iteration time is the kernel's own measurement of the timed
@@ -187,20 +166,23 @@ void bench_latency(benchmark::State& state, bool is_solution, std::size_t workin
 // The exercise is probed once at registration: a wrong or unfinished step gets one skipped
 // row with a pointer to its tests, instead of one per repetition.
 bool exercise_step_is_correct(const StepEntry& step) {
-  if (course::bench::profiling()) return true;  // see course::bench::profiling()
-  const Input& input = input_of_size(4099);
-  Workspace workspace;
-  const int blocks = step.grid ? 3 : 1;
-  return step.exercise(input.device.data(), input.host.size(), blocks, step.threads, workspace).sum ==
-         input.expected;
+  return course::bench::probe_exercise([&step] {
+    const Input& input = input_of_size(4099);
+    Workspace workspace;
+    const int blocks = step.grid ? 3 : 1;
+    const Result result =
+        step.exercise(input.device.data(), input.size(), blocks, step.threads, workspace);
+    return course::bench::close_enough(input, result.sum);
+  });
 }
 
 bool exercise_chase_is_correct() {
-  if (course::bench::profiling()) return true;
-  const std::vector<std::uint32_t> next = {1, 2, 0};  // 0 -> 1 -> 2 -> 0
-  const course::DeviceBuffer<std::uint32_t> device_next(next);
-  const LatencyResult result = exercise::step0_pointer_chase(device_next.data(), 3, 1001);
-  return result.final_index == cpu_pointer_chase(next, result.warmup_loads + 1001);
+  return course::bench::probe_exercise([] {
+    const std::vector<std::uint32_t> next = {1, 2, 0};  // 0 -> 1 -> 2 -> 0
+    const course::DeviceBuffer<std::uint32_t> device_next(next);
+    const LatencyResult result = exercise::step0_pointer_chase(device_next.data(), 3, 1001);
+    return result.final_index == cpu_pointer_chase(next, result.warmup_loads + 1001);
+  });
 }
 
 }  // namespace
@@ -237,20 +219,13 @@ void course::bench::register_chapter_benchmarks() {
       for (std::size_t s = 0; s < std::size(kSteps); ++s) {
         const StepEntry& step = kSteps[s];
         if (log2n > step.max_log2n) continue;
-        const bool timed = is_solution || exercise_ok[s];
-        course::bench::sampled(
-            benchmark::RegisterBenchmark(
-                (std::string(is_solution ? "Solution/" : "Exercise/") + step.name + size).c_str(),
-                bench_step, step, is_solution, n),
-            timed ? kSamples : 1)
-            ->UseManualTime()->Unit(benchmark::kMicrosecond)
-            ->Repetitions(timed ? 5 : 1)->DisplayAggregatesOnly(true);
+        register_implementation_row(is_solution, exercise_ok[s], step.name + size, kSamples, 5,
+                                    [step, is_solution, n](benchmark::State& state) {
+                                      bench_step(state, step, is_solution, n);
+                                    });
       }
     }
-    course::bench::sampled(
-        benchmark::RegisterBenchmark(("CUB/TransformReduce" + size).c_str(), bench_cub, n),
-        kSamples)
-        ->UseManualTime()->Unit(benchmark::kMicrosecond)->Repetitions(5)
-        ->DisplayAggregatesOnly(true);
+    register_row("CUB/TransformReduce" + size, kSamples, 5,
+                 [n](benchmark::State& state) { bench_cub(state, n); });
   }
 }

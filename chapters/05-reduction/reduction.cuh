@@ -26,12 +26,12 @@ namespace reduction {
 template <typename T>
 using PassFn = void (*)(const T* input, T* block_sums, std::size_t n, int block_size);
 
-struct KernelInfo {
+struct StepInfo {
   int number;                // 1 to 5
   const char* name;          // e.g. "reduce3_sequential_addressing"
   int elements_per_thread;   // 1, or 2 for "first add during load"
 };
-inline constexpr KernelInfo kKernels[] = {
+inline constexpr StepInfo kSteps[] = {
     {1, "reduce1_interleaved_divergent", 1},
     {2, "reduce2_interleaved_bank_conflicts", 1},
     {3, "reduce3_sequential_addressing", 1},
@@ -48,11 +48,12 @@ void check_grid(const char* function, std::size_t n, int block_size, int element
 
 // The exact sum of a float/double input (long double: 64-bit mantissa, exact for the course's
 // int inputs), and how far a GPU sum may be from it: every element goes through at most
-// L = 2 ceil(log2 n) + 4 additions (one during load, one per tree level, one per level of the
-// host's passes), so the classic bound gamma_L * sum |x_i| applies, with
-// gamma_L = L u / (1 - L u) and u the unit roundoff of T. Integers: 0 (exact).
+// L = summation_depth(n) = 2 ceil(log2 n) + 4 additions (one during load, one per tree level,
+// one per level of the host's passes), so the classic bound gamma_L * sum |x_i| applies
+// (course::summation_error_bound, course/rounding.hpp). Integers: 0 (exact).
 template <typename T>
 long double cpu_sum(const std::vector<T>& input);
+std::size_t summation_depth(std::size_t n);
 template <typename T>
 double rounding_error_bound(const std::vector<T>& input);
 

@@ -2,11 +2,10 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <string>
-#include <type_traits>
 
+#include "course/rounding.hpp"
 #include "reduction.cuh"
 
 namespace reduction {
@@ -44,18 +43,16 @@ long double cpu_sum(const std::vector<T>& input) {
   return sum;
 }
 
+std::size_t summation_depth(std::size_t n) {
+  const double levels = std::ceil(std::log2(std::max<double>(2.0, static_cast<double>(n))));
+  return 2 * static_cast<std::size_t>(levels) + 4;
+}
+
 template <typename T>
 double rounding_error_bound(const std::vector<T>& input) {
-  if constexpr (std::is_integral_v<T>) {
-    return 0.0;
-  } else {
-    const double u = std::numeric_limits<T>::epsilon() / 2;  // unit roundoff
-    const double levels = 2.0 * std::ceil(std::log2(std::max<double>(2.0, input.size()))) + 4.0;
-    const double gamma = levels * u / (1.0 - levels * u);
-    long double magnitude = 0;
-    for (T x : input) magnitude += std::fabs(x);
-    return gamma * static_cast<double>(magnitude);
-  }
+  long double magnitude = 0;
+  for (T x : input) magnitude += std::fabs(x);
+  return course::summation_error_bound<T>(magnitude, summation_depth(input.size()));
 }
 
 template long double cpu_sum<int>(const std::vector<int>&);

@@ -12,52 +12,28 @@
 //   meson test -C build --benchmark --suite 06-warp-reduction --verbose
 #include <cub/device/device_reduce.cuh>
 
-#include <cmath>
-#include <functional>
-#include <map>
-#include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "course/benchmark.hpp"
-#include "course/random.hpp"
+#include "course/reduction_benchmark.hpp"
 #include "warp_reduction.cuh"
 
 namespace {
 
+using course::bench::Reducer;
 using warp_reduction::kSteps;
 constexpr int kBlockSize = 256;
 constexpr int kRepetitions = 5;
 
+// Random values, with the tests' summation depth on this GPU and so the same allowed error.
 template <typename T>
-struct Input {
-  course::DeviceBuffer<T> device;
-  long double sum = 0;
-  double bound = 0;  // allowed rounding error, the same bound as the tests
-};
-
-template <typename T>
-const Input<T>& input_of_size(std::size_t n) {
-  static std::map<std::size_t, std::unique_ptr<Input<T>>> inputs;
-  auto& slot = inputs[n];
-  if (!slot) {
-    slot = std::make_unique<Input<T>>();
-    const std::vector<double> values = course::random_doubles(n, -1.0, 1.0, n);
-    const std::vector<T> host(values.begin(), values.end());
-    slot->device = course::DeviceBuffer<T>(host);
-    slot->sum = warp_reduction::cpu_sum(host.data(), n);
-    slot->bound = warp_reduction::rounding_error_bound<T>(
-        warp_reduction::cpu_magnitude(host.data(), n),
-        warp_reduction::summation_depth(n, kBlockSize,
-                                        course::bench::device().multiprocessor_count));
-  }
-  return *slot;
-}
-
-template <typename T>
-bool close_enough(const Input<T>& input, T got) {
-  return std::fabs(static_cast<long double>(got) - input.sum) <= input.bound;  // NaN fails
+const course::bench::ReductionInput<T>& input_of_size(std::size_t n) {
+  return course::bench::random_sum_input<T>(
+      n, warp_reduction::summation_depth(n, kBlockSize,
+                                         course::bench::device().multiprocessor_count));
 }
 
 // Enough samples for a stable median; few enough that the whole table takes seconds.
@@ -70,10 +46,9 @@ course::bench::ReferenceRates<Case>& cub_gb_per_s() {
   return measured;
 }
 
+// Next to time_reduction's GB/s and %peak: the launches and % of CUB's GB/s.
 template <typename T>
-void set_counters(benchmark::State& state, const course::bench::GpuTiming& timing,
-                  std::size_t n, int launches) {
-  course::bench::set_bandwidth_counters(state, timing, n * sizeof(T));
+void set_counters(benchmark::State& state, std::size_t n, int launches) {
   state.counters["launches"] = launches;
   const double cub = cub_gb_per_s().median({sizeof(T), n});
   if (cub > 0.0 && state.counters.count("GB/s")) {
@@ -82,48 +57,40 @@ void set_counters(benchmark::State& state, const course::bench::GpuTiming& timin
 }
 
 bool exercise_step_is_correct(int index) {
-  if (course::bench::profiling()) return true;  // see course::bench::profiling()
-  const Input<double>& input = input_of_size<double>(4096);
-  warp_reduction::Workspace<double> workspace;
-  return close_enough(input, warp_reduction::exercise_step<double>(index)(input.device.data(),
-                                                                          4096, kBlockSize,
-                                                                          workspace));
+  return course::bench::probe_exercise([index] {
+    const auto& input = input_of_size<double>(4096);
+    warp_reduction::Workspace<double> workspace;
+    return course::bench::close_enough(
+        input, warp_reduction::exercise_step<double>(index)(input.device.data(), 4096, kBlockSize,
+                                                            workspace));
+  });
 }
 
+// The step leaves its sum on the device, as CUB does: the timed work is the launches alone.
 template <typename T>
 void bench_step(benchmark::State& state, bool is_solution, int index, std::size_t n) {
-  const Input<T>& input = input_of_size<T>(n);
+  const auto& input = input_of_size<T>(n);
   const auto reduce = is_solution ? warp_reduction::solution_step<T>(index)
                                   : warp_reduction::exercise_step<T>(index);
   warp_reduction::Workspace<T> workspace;
-  const T check = reduce(input.device.data(), n, kBlockSize, workspace);
-  const std::string who = is_solution ? "solution" : "exercise";
-  if (!course::bench::skip_unless_correct(
-          state, close_enough(input, check),
-          who + " " + kSteps[index].name + " gives a wrong sum; its tests say why: "
-                "meson test -C build --suite 06-warp-reduction:" + who)) {
-    return;
-  }
-  const int launches = workspace.launches();
   workspace.leave_sum_on_device(true);
-  const auto timing = course::bench::time_gpu(
-      state, [&] { reduce(input.device.data(), n, kBlockSize, workspace); });
-  if (!course::bench::skip_unless_correct(
-          state, close_enough(input, workspace.copy_last_sum()),
-          who + " " + kSteps[index].name + " gave a wrong sum in the timed runs")) {
-    return;
+  if (course::bench::time_reduction(
+          state, input,
+          Reducer::implementation(is_solution, kSteps[index].name, "06-warp-reduction"),
+          [&] { reduce(input.device.data(), n, kBlockSize, workspace); },
+          [&] { return workspace.copy_last_sum(); })) {
+    set_counters<T>(state, n, workspace.launches());
   }
-  set_counters<T>(state, timing, n, launches);
 }
 
 // Kernels that CUB launches for one DeviceReduce::Sum: captured into a graph, not run.
-template <typename T>
-int cub_launches(const T* input, T* result, std::size_t n, void* temp, std::size_t temp_bytes) {
+template <typename CubSum>
+int cub_launches(CubSum& cub_sum) {
   cudaStream_t stream = nullptr;
   COURSE_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   cudaGraph_t graph = nullptr;
   COURSE_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-  const cudaError_t status = cub::DeviceReduce::Sum(temp, temp_bytes, input, result, n, stream);
+  const cudaError_t status = cub_sum(stream);
   COURSE_CHECK(cudaStreamEndCapture(stream, &graph));
   COURSE_CHECK(status);
   std::size_t count = 0;
@@ -143,34 +110,22 @@ int cub_launches(const T* input, T* result, std::size_t n, void* temp, std::size
 
 template <typename T>
 void bench_cub(benchmark::State& state, std::size_t n) {
-  const Input<T>& input = input_of_size<T>(n);
+  const auto& input = input_of_size<T>(n);
   course::DeviceBuffer<T> result(1);
-  std::size_t temp_bytes = 0;
-  COURSE_CHECK(cub::DeviceReduce::Sum(nullptr, temp_bytes, input.device.data(), result.data(), n));
-  course::DeviceBuffer<unsigned char> temp(temp_bytes);
-  auto run = [&] {
-    COURSE_CHECK(
-        cub::DeviceReduce::Sum(temp.data(), temp_bytes, input.device.data(), result.data(), n));
+  course::bench::CubCall cub_sum([&](void* scratch, std::size_t& bytes, cudaStream_t stream) {
+    return cub::DeviceReduce::Sum(scratch, bytes, input.device.data(), result.data(), n, stream);
+  });
+  const auto copy_sum = [&] {
+    T sum = 0;
+    COURSE_CHECK(cudaMemcpy(&sum, result.data(), sizeof sum, cudaMemcpyDeviceToHost));
+    return sum;
   };
-  const auto sum_is_right = [&] {
-    T host_result = 0;
-    COURSE_CHECK(cudaMemcpy(&host_result, result.data(), sizeof host_result,
-                            cudaMemcpyDeviceToHost));
-    return close_enough(input, host_result);
-  };
-  run();
-  if (!course::bench::skip_unless_correct(state, sum_is_right(), "CUB gave a wrong sum")) {
-    return;
+  if (course::bench::time_reduction(state, input, Reducer::vendor("CUB"),
+                                    [&] { COURSE_CHECK(cub_sum()); }, copy_sum)) {
+    set_counters<T>(state, n, cub_launches(cub_sum));
+    cub_gb_per_s().add({sizeof(T), n}, state.counters["GB/s"]);
+    state.counters["%ref"] = 100.0;  // the reference itself
   }
-  const int launches = cub_launches(input.device.data(), result.data(), n, temp.data(), temp_bytes);
-  const auto timing = course::bench::time_gpu(state, run);
-  if (!course::bench::skip_unless_correct(state, sum_is_right(),
-                                          "CUB gave a wrong sum in the timed runs")) {
-    return;
-  }
-  set_counters<T>(state, timing, n, launches);
-  cub_gb_per_s().add({sizeof(T), n}, state.counters["GB/s"]);
-  state.counters["%ref"] = 100.0;  // the reference itself
 }
 
 __global__ void empty_kernel() {}
@@ -198,15 +153,6 @@ void bench_copy_to_host(benchmark::State& state) {
   benchmark::DoNotOptimize(timing);
 }
 
-void register_row(const std::string& name, benchmark::IterationCount iterations, int repetitions,
-                  std::function<void(benchmark::State&)> run) {
-  course::bench::sampled(benchmark::RegisterBenchmark(name.c_str(), std::move(run)), iterations)
-      ->UseManualTime()
-      ->Unit(benchmark::kMicrosecond)
-      ->Repetitions(repetitions)
-      ->DisplayAggregatesOnly(true);
-}
-
 }  // namespace
 
 void course::bench::register_chapter_benchmarks() {
@@ -229,13 +175,11 @@ void course::bench::register_chapter_benchmarks() {
     for (const bool is_solution : {false, true}) {
       if (!is_solution && !std::is_same_v<T, double>) continue;
       for (int index = 0; index < warp_reduction::kStepCount; ++index) {
-        const bool timed = is_solution || exercise_ok[index];
-        register_row(std::string(is_solution ? "Solution/" : "Exercise/") + kSteps[index].name +
-                         size,
-                     timed ? iterations_for(n) : 1, timed ? kRepetitions : 1,
-                     [is_solution, index, n](benchmark::State& state) {
-                       bench_step<T>(state, is_solution, index, n);
-                     });
+        register_implementation_row(is_solution, exercise_ok[index], kSteps[index].name + size,
+                                    iterations_for(n), kRepetitions,
+                                    [is_solution, index, n](benchmark::State& state) {
+                                      bench_step<T>(state, is_solution, index, n);
+                                    });
       }
     }
   };

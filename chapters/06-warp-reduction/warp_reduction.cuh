@@ -147,11 +147,9 @@ long double cpu_magnitude(const T* values, std::size_t n);
 // grid-stride thread adds up to n / (threads of the grid) elements one after another, then a
 // tree of log2(block) levels, then the same again over the block sums, plus the head, the tail
 // and the vector's components. Every step's grid has at least min(blocks needed, SMs) blocks.
+// The allowed rounding error is course::summation_error_bound<T>(cpu_magnitude, this depth)
+// (course/rounding.hpp): gamma_L * sum |x_i|, 0 for integers.
 std::size_t summation_depth(std::size_t n, int block_size, int multiprocessors);
-// Floating point: the classic bound gamma_L * sum |x_i| for any summation order of depth L,
-// gamma_L = L u / (1 - L u), u the unit roundoff of T. Integers: 0 (exact).
-template <typename T>
-double rounding_error_bound(long double magnitude, std::size_t depth);
 
 template <typename T>
 using ReduceFn = T (*)(const T* input, std::size_t n, int block_size, Workspace<T>& workspace);

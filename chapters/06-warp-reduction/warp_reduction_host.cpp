@@ -1,9 +1,8 @@
 // Host-side pieces shared by every implementation of chapter 06: the workspace, the argument
-// checks, the grid size of the grid-stride steps, and the CPU reference with its error bound.
+// checks, the grid size of the grid-stride steps, and the CPU reference with its summation depth.
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -140,22 +139,9 @@ std::size_t summation_depth(std::size_t n, int block_size, int multiprocessors) 
   return per_thread + partials_per_thread + 2 * levels + 16;
 }
 
-template <typename T>
-double rounding_error_bound(long double magnitude, std::size_t depth) {
-  if constexpr (std::is_integral_v<T>) {
-    return 0.0;
-  } else {
-    const double u = std::numeric_limits<T>::epsilon() / 2;  // unit roundoff
-    const double L = static_cast<double>(depth);
-    const double gamma = L * u / (1.0 - L * u);
-    return gamma * static_cast<double>(magnitude);
-  }
-}
-
 #define WARP_REDUCTION_REFERENCE_FOR(T)                                 \
   template long double cpu_sum<T>(const T*, std::size_t);              \
-  template long double cpu_magnitude<T>(const T*, std::size_t);        \
-  template double rounding_error_bound<T>(long double, std::size_t);
+  template long double cpu_magnitude<T>(const T*, std::size_t);
 WARP_REDUCTION_REFERENCE_FOR(int)
 WARP_REDUCTION_REFERENCE_FOR(float)
 WARP_REDUCTION_REFERENCE_FOR(double)

@@ -1,6 +1,5 @@
 #include "course/benchmark.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <numeric>
 #include <stdexcept>
@@ -19,15 +18,11 @@ L2Flusher& shared_l2_flusher() {
   return flusher;
 }
 
-GpuTiming summarize(std::vector<double> samples, benchmark::IterationCount iterations) {
+GpuTiming summarize(const std::vector<double>& samples) {
   GpuTiming timing;
-  timing.iterations = iterations;
   if (samples.empty()) return timing;
   timing.mean_seconds =
       std::accumulate(samples.begin(), samples.end(), 0.0) / static_cast<double>(samples.size());
-  const auto middle = samples.begin() + static_cast<std::ptrdiff_t>(samples.size() / 2);
-  std::nth_element(samples.begin(), middle, samples.end());
-  timing.median_seconds = *middle;
   return timing;
 }
 

@@ -147,30 +147,6 @@ ComparisonReport compare_exact(const std::vector<int>& expected, const std::vect
   return exact(expected, got, row_width);
 }
 
-template <typename Got>
-static ComparisonReport relative(const std::vector<double>& expected, const std::vector<Got>& got,
-                                 double tolerance, double scale, std::size_t row_width) {
-  ComparisonReport report =
-      compare_with(expected, got, row_width, [tolerance, scale](double e, Got g) {
-        const double value = static_cast<double>(g);
-        if (!std::isfinite(value)) return false;  // NaN and Inf never pass
-        return std::fabs(value - e) <= tolerance * std::max(std::fabs(e), scale);
-      });
-  diagnose(report, expected, got, tolerance);
-  return report;
-}
-
-ComparisonReport compare_relative(const std::vector<double>& expected,
-                                  const std::vector<float>& got, double tolerance, double scale,
-                                  std::size_t row_width) {
-  return relative(expected, got, tolerance, scale, row_width);
-}
-ComparisonReport compare_relative(const std::vector<double>& expected,
-                                  const std::vector<double>& got, double tolerance, double scale,
-                                  std::size_t row_width) {
-  return relative(expected, got, tolerance, scale, row_width);
-}
-
 ComparisonReport compare_within(const std::vector<double>& expected, const std::vector<float>& got,
                                 const std::vector<double>& bound, std::size_t row_width) {
   if (bound.size() != expected.size()) {

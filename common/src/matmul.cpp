@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "course/random.hpp"
+#include "course/rounding.hpp"
 
 namespace course::matmul {
 
@@ -68,9 +69,7 @@ Reference cpu_reference(const std::vector<float>& M, const std::vector<float>& N
       }
     }
   }
-  const double u = std::ldexp(1.0, -24);
-  const double terms = static_cast<double>(k) + 2.0;
-  const double gamma = terms * u / (1.0 - terms * u);
+  const double gamma = rounding_gamma<float>(k + 2);  // k multiply-adds, + 2: see matmul.hpp
   reference.error_bound.resize(m * n);
   for (std::size_t i = 0; i < m * n; ++i) {
     // The smallest normal float keeps a bound of 0 (all-zero row) from rejecting a -0.0.

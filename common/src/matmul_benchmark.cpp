@@ -9,6 +9,7 @@
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/random.hpp"
+#include "course/rounding.hpp"
 
 namespace course::matmul {
 
@@ -66,8 +67,7 @@ Inputs& inputs_for(Shape shape) {
 // Both FP32 results may be gamma_(k+2) times the magnitude away from the exact product, so they
 // may differ by twice as much. TF32 rounds both inputs to 10-bit mantissas first (2^-11 each).
 double allowed_relative_difference(Shape shape, bool tf32) {
-  const double u = std::ldexp(1.0, -24), terms = shape.k + 2.0;
-  const double gamma = terms * u / (1.0 - terms * u);
+  const double gamma = rounding_gamma<float>(static_cast<std::size_t>(shape.k) + 2);
   return 2.1 * gamma + (tf32 ? 2.1 * std::ldexp(1.0, -10) : 0.0);
 }
 

@@ -21,7 +21,8 @@ const std::vector<T>& test_input(std::size_t n, std::uint64_t seed = 0x5EED2026)
 const std::vector<std::size_t>& test_sizes();
 
 // The exact sum and the allowed rounding error are reduction::cpu_sum and
-// reduction::rounding_error_bound (reduction.cuh): the benchmark validates with them too.
+// reduction::rounding_error_bound (reduction.cuh): the benchmark validates with the same
+// summation depth and course::summation_error_bound.
 
 struct PassUnderTest {
   std::string name;         // e.g. "reduce3_sequential_addressing"

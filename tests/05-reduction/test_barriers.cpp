@@ -23,7 +23,7 @@ class Barriers : public ::testing::TestWithParam<Case> {};
 TEST_P(Barriers, EveryBarrierIsReachedByTheWholeBlock) {
   const auto [impl, number] = GetParam();
   const bool solution = impl == Implementation::solution;
-  const KernelInfo& info = kKernels[number - 1];
+  const StepInfo& info = kSteps[number - 1];
   const std::string kernel = "reduce" + std::to_string(number) + "_kernel";
   const std::vector<std::string> kernels = {solution ? "8solution" : "8exercise", kernel};
   COURSE_EXPECT_EVERY_BARRIER_REACHED(
@@ -32,7 +32,7 @@ TEST_P(Barriers, EveryBarrierIsReachedByTheWholeBlock) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return kKernels[std::get<1>(info.param) - 1].name;
+  return kSteps[std::get<1>(info.param) - 1].name;
 }
 
 INSTANTIATE_TEST_SUITE_P(Solution, Barriers,

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <iostream>
+#include <string>
 
 #include "course/machine_code.hpp"
 #include "course/testing.hpp"
@@ -41,17 +42,34 @@ bool rejected(const PassUnderTest& under_test, PassFn<float> pass_float, PassFn<
   return !rejection.empty();
 }
 
-TEST(Mistakes, MissingSyncthreadsIsRejected) {
-  EXPECT_TRUE(rejected({"missing_syncthreads", kFile, 1}, mistakes::missing_syncthreads_pass<float>,
-                       mistakes::missing_syncthreads_pass<int>, 5))
-      << "the tests cannot catch a missing __syncthreads()";
+// A known-wrong pass that the numbers must reject, within `attempts` runs of every case.
+struct KnownMistake {
+  const char* name;  // as in mistakes/, and in the test's name
+  int step;
+  PassFn<float> pass_float;
+  PassFn<int> pass_int;
+  int attempts;  // a race may need a few runs to show
+};
+
+void PrintTo(const KnownMistake& mistake, std::ostream* out) { *out << mistake.name; }
+
+class KnownMistakes : public ::testing::TestWithParam<KnownMistake> {};
+
+TEST_P(KnownMistakes, AreRejectedByTheTests) {
+  const KnownMistake& mistake = GetParam();
+  EXPECT_TRUE(rejected({mistake.name, kFile, mistake.step}, mistake.pass_float, mistake.pass_int,
+                       mistake.attempts))
+      << mistake.name << " passed every check: the tests cannot catch it";
 }
 
-TEST(Mistakes, StrideLoopOffByOneIsRejected) {
-  EXPECT_TRUE(rejected({"stride_off_by_one", kFile, 1}, mistakes::stride_off_by_one_pass<float>,
-                       mistakes::stride_off_by_one_pass<int>, 1))
-      << "the tests cannot catch a stride loop that stops one level early";
-}
+INSTANTIATE_TEST_SUITE_P(
+    Mistakes, KnownMistakes,
+    ::testing::Values(
+        KnownMistake{"missing_syncthreads", 1, mistakes::missing_syncthreads_pass<float>,
+                     mistakes::missing_syncthreads_pass<int>, 5},
+        KnownMistake{"stride_off_by_one", 1, mistakes::stride_off_by_one_pass<float>,
+                     mistakes::stride_off_by_one_pass<int>, 1}),
+    [](const ::testing::TestParamInfo<KnownMistake>& info) { return std::string(info.param.name); });
 
 // Run under a sanitizer by the Meson test "compute-sanitizer catches the known mistakes"; here they
 // only have to run, and say whether the numbers showed the bug on this GPU.

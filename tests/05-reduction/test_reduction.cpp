@@ -15,7 +15,7 @@ enum class Implementation { solution, exercise };
 using Case = std::tuple<Implementation, int, int>;  // implementation, kernel, block size
 
 PassUnderTest under_test(Implementation impl, int kernel) {
-  const KernelInfo& info = kKernels[kernel - 1];
+  const StepInfo& info = kSteps[kernel - 1];
   return {info.name,
           std::string(impl == Implementation::solution ? "solutions" : "exercises") +
               "/05-reduction/" + info.name + ".cu",
@@ -49,7 +49,7 @@ TEST_P(Reduction, MatchesCpuForDoublesWithinTheRoundingBound) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(kKernels[std::get<1>(info.param) - 1].name) + "_block" +
+  return std::string(kSteps[std::get<1>(info.param) - 1].name) + "_block" +
          std::to_string(std::get<2>(info.param));
 }
 

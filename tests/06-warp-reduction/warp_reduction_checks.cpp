@@ -16,6 +16,7 @@
 #include "course/device_info.hpp"
 #include "course/guarded_buffer.hpp"
 #include "course/random.hpp"
+#include "course/rounding.hpp"
 #include "course/testing.hpp"
 
 namespace warp_reduction::testing {
@@ -123,7 +124,7 @@ template <typename T>
   const T got = reduce(input, count, block_size, workspace);
   COURSE_CHECK(cudaDeviceSynchronize());
   const Reference& exact = reference<T>(n, offset);
-  const double bound = rounding_error_bound<T>(
+  const double bound = course::summation_error_bound<T>(
       exact.magnitude, summation_depth(count, block_size, course::multiprocessor_count()));
   const long double error = std::fabs(static_cast<long double>(got) - exact.sum);
   const std::string margins = workspace.margin_report();

@@ -33,9 +33,9 @@ struct StepUnderTest {
 
 // Sums elements [offset, n) of test_input<T>(n) with `reduce` (so the pointer is input + offset)
 // and compares with the exact sum: ints exactly, floats and doubles within
-// rounding_error_bound(). The message names the step, the file, n, the offset, the block size
-// and the type, the expected and actual sums, and a diagnosis when the difference has a
-// telling shape.
+// course::summation_error_bound() at summation_depth(). The message names the step, the file,
+// n, the offset, the block size and the type, the expected and actual sums, and a diagnosis
+// when the difference has a telling shape.
 template <typename T>
 ::testing::AssertionResult matches_cpu(const StepUnderTest& step, ReduceFn<T> reduce,
                                        std::size_t n, std::size_t offset, int block_size);

@@ -1,4 +1,7 @@
-// Google Benchmark glue shared by every chapter's bench_<name>.cu:
+// Google Benchmark glue shared by every chapter's benchmark, bench_<name>.cu when the benchmark
+// itself needs device code (the reduction chapters call CUB, whose device-wide algorithms are
+// templates that nvcc must compile), bench_<name>.cpp otherwise (the matmul chapters: cuBLAS is
+// a host library, and their kernels are called through launchers):
 //  - time_gpu(): manual timing with CUDA events, L2 flushed before every sample;
 //  - counters computed from the measured GPU time (GB/s, % of peak DRAM bandwidth, GFLOP/s);
 //  - skip_unless_correct(): a wrong exercise is never timed;
@@ -21,14 +24,13 @@ namespace course::bench {
 // The GPU the benchmarks run on; set once by the benchmark main before any benchmark runs.
 const DeviceInfo& device();
 
-// Per-run timing, in seconds per iteration.
+// Per-run timing, in seconds per iteration: the counters are rates over the run's mean (Google
+// Benchmark's own aggregates give the median over the repetitions).
 struct GpuTiming {
   double mean_seconds = 0.0;
-  double median_seconds = 0.0;
-  benchmark::IterationCount iterations = 0;
 };
 
-GpuTiming summarize(std::vector<double> samples, benchmark::IterationCount iterations);
+GpuTiming summarize(const std::vector<double>& samples);
 
 // One scratch buffer (twice the L2) shared by every benchmark of the program.
 L2Flusher& shared_l2_flusher();
@@ -51,7 +53,7 @@ GpuTiming time_gpu(benchmark::State& state, Work&& work) {
     state.SetIterationTime(seconds);
     samples.push_back(seconds);
   }
-  return summarize(samples, state.iterations());
+  return summarize(samples);
 }
 
 // "GB/s" and "%peak" (of the nominal DRAM bandwidth) for `bytes` moved per iteration.
@@ -87,7 +89,7 @@ class ReferenceRates {
 // tests); returns `correct` so the caller can `if (!skip_unless_correct(...)) return;`.
 bool skip_unless_correct(benchmark::State& state, bool correct, const std::string& why);
 
-// Each chapter's bench_<name>.cu defines this: it registers the chapter's benchmarks. The
+// Each chapter's bench_<name>.cu or .cpp defines this: it registers the chapter's benchmarks. The
 // course benchmark main calls it once a GPU is known to be there, so registration may probe
 // the GPU (for example to run the exercise once and see whether it is correct yet).
 void register_chapter_benchmarks();

@@ -40,17 +40,8 @@ ComparisonReport compare_exact(const std::vector<unsigned long long>& expected,
 ComparisonReport compare_exact(const std::vector<int>& expected, const std::vector<int>& got,
                                std::size_t row_width = 0);
 
-// Floating point against a higher-precision reference: element i passes when
-// |got - expected| <= tolerance * max(|expected|, scale), where `scale` guards elements whose
-// expected value is close to zero through cancellation. NaN and Inf always fail.
-ComparisonReport compare_relative(const std::vector<double>& expected,
-                                  const std::vector<float>& got, double tolerance,
-                                  double scale = 0.0, std::size_t row_width = 0);
-ComparisonReport compare_relative(const std::vector<double>& expected,
-                                  const std::vector<double>& got, double tolerance,
-                                  double scale = 0.0, std::size_t row_width = 0);
-
-// Floating point with a bound per element: element i passes when
+// Floating point against a higher-precision reference, with a bound per element (for example
+// course::summation_error_bound, course/rounding.hpp): element i passes when
 // |got - expected| <= bound[i] (absolute). NaN and Inf always fail.
 ComparisonReport compare_within(const std::vector<double>& expected, const std::vector<float>& got,
                                 const std::vector<double>& bound, std::size_t row_width = 0);

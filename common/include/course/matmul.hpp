@@ -1,4 +1,4 @@
-// Matrix multiplication pieces shared by the matmul chapters (02, 03, 04): shapes, the CPU
+// Matrix multiplication pieces shared by the matmul chapters (02, 03, 04, 07): shapes, the CPU
 // reference in double precision, and the error bound that a float result must meet.
 //
 // Convention (PMPP): P = M x N, all row-major; M is m x k, N is k x n, P is m x n. The square
