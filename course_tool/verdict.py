@@ -46,7 +46,8 @@ def verdict(step, results, sanitizer_outcomes=()):
         lines.append(f"  FAIL {step.id} {step.title} ({len(failed)} of {len(results)} tests fail"
                      f"{skipped_note})")
         message = sanitizer_check.learner_locations(failed[0]["message"])
-        first = [l for l in message.splitlines() if l.strip() and not GTEST_BOILERPLATE.match(l)][:8]
+        first = [l for l in message.splitlines()
+                 if l.strip() and not GTEST_BOILERPLATE.match(l)][:8]
         lines += ["       " + l for l in first]
     elif any(o.status == "report" for o in sanitizer_outcomes):
         lines.append(f"  FAIL {step.id} {step.title}: the numbers are right, but compute-sanitizer "

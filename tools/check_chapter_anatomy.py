@@ -18,6 +18,7 @@ MISTAKE_KEYS = {"name", "step", "file", "plant", "sanitizer"}
 LINKS = {"exercise": "exercises", "solution": "solutions", "tests": "tests"}
 MEASURED = re.compile(r"measured-([a-z0-9]+)\.json")
 STEP_HEADING = re.compile(r"## Steps? (\d+)(?:-(\d+))?\b")
+STEP_TABLE = re.compile(r"inline constexpr (\w+Info) (k\w+)\[\]")
 TAIL = ["## Measured results", "## What the profiler shows",
         "## Tests, and the mistakes they catch", "## Bad input", "## Sources"]
 
@@ -50,8 +51,20 @@ def file_problems(root, chapter):
     if not common.exists() or common.resolve() != (root / "common").resolve():
         problems.append(f"chapters/{chapter}/subprojects/course-common must lead to common/")
     api = here / f"{name}.cuh"
-    if api.is_file() and not re.search(rf"^namespace {name}\b", api.read_text(), re.M):
-        problems.append(f"chapters/{chapter}/{name}.cuh: the API's namespace must be {name}")
+    api_text = api.read_text() if api.is_file() else ""
+    where = f"chapters/{chapter}/{name}.cuh"
+    if api_text and not re.search(rf"^namespace {name}\b", api_text, re.M):
+        problems.append(f"{where}: the API's namespace must be {name}")
+    declare = re.search(r"^#define (\w+_DECLARE_\w+)", api_text, re.M)
+    if api_text and not (declare and all(
+            re.search(rf"namespace {side} {{\s*{declare.group(1)}\b", api_text)
+            for side in ("solution", "exercise"))):
+        problems.append(f"{where}: must declare the steps once, by a macro NAME_DECLARE_... "
+                        "used in namespace solution and namespace exercise")
+    for table_type, table in STEP_TABLE.findall(api_text):
+        if (table_type, table) != ("StepInfo", "kSteps"):
+            problems.append(f"{where}: a step table is 'StepInfo kSteps[]', not "
+                            f"'{table_type} {table}[]'")
 
     readme = (here / "README.md").read_text() if (here / "README.md").is_file() else ""
     measured = sorted(p for p in here.glob("measured-*.json"))

@@ -7,7 +7,7 @@ It prints one row a step and exits 1 if any step does not stand alone. The exerc
 restored afterwards, whatever happens.
 
 usage (from the repository root, on a GPU machine, with a configured build/; see README.md):
-    tools/check_steps_alone.py [CHAPTER ...]      e.g. 03 06 (default: every chapter)
+    tools/check_steps_alone.py [WHICH ...]        chapters or steps, e.g. 03 06.5 (default: all)
     tools/check_steps_alone.py --verbose 03       also print what ./course test said
 """
 import argparse
@@ -18,10 +18,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import fill_todos  # noqa: E402
 
 
-def check_chapter(chapter, verbose):
+def check_chapter(chapter, verbose, only=None):
     rows = []
     for step in fill_todos.steps_of(chapter):
         step_id = f"{chapter[:2]}.{step['step']}"
+        if only is not None and step["step"] not in only:
+            continue
         shipped_rc, shipped_out, shipped_s = fill_todos.judge(chapter, {}, step_id)
         files = {f: fill_todos.filled_text(chapter, f, step["step"]) for f in step["files"]}
         alone_rc, alone_out, alone_s = fill_todos.judge(chapter, files, step_id)
@@ -42,16 +44,20 @@ def check_chapter(chapter, verbose):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("chapters", nargs="*", help="chapter numbers (default: all)")
+    parser.add_argument("which", nargs="*",
+                        help="chapters (07) or steps (07.5); default: every step of every chapter")
     parser.add_argument("--verbose", action="store_true")
     args = parser.parse_args(argv)
     chapters = sorted(p.parent.name for p in (fill_todos.ROOT / "chapters").glob("*/steps.json"))
-    chapters = [c for c in chapters if not args.chapters or
-                any(c.startswith(n.zfill(2)) for n in args.chapters)]
     print(f"{'step':<6} {'alone':<6} {'':8}   {'shipped':<6} {'':8}")
     results = []
     for chapter in chapters:
-        results += check_chapter(chapter, args.verbose)
+        wanted = [w for w in args.which if chapter.startswith(w.split(".")[0].zfill(2))]
+        if args.which and not wanted:
+            continue
+        only = None if not wanted or any("." not in w for w in wanted) else {
+            int(w.split(".")[1]) for w in wanted}
+        results += check_chapter(chapter, args.verbose, only)
     bad = results.count(False)
     print(f"{len(results) - bad} steps stand alone, {bad} do not")
     return 1 if bad else 0

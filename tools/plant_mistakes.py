@@ -49,7 +49,8 @@ def planted_text(chapter, file_name, edits):
     for old, new in edits:
         if text.count(old) != 1:
             raise ValueError(f"solutions/{chapter}/{file_name}: this edit no longer matches "
-                             f"exactly once (update its \"plant\" in steps.json): {old.strip()[:70]!r}")
+                             f"exactly once (update its \"plant\" in steps.json): "
+                             f"{old.strip()[:70]!r}")
         text = text.replace(old, new)
     return NAMESPACE.sub(lambda m: f"namespace {m.group(1)}exercise", text)
 

@@ -53,6 +53,18 @@ class ChapterAnatomy(unittest.TestCase):
         (self.chapter / "register_tiled_sgemm.cuh").unlink()
         self.assertIn("register_tiled_sgemm.cuh is missing", self.problems())
 
+    def test_a_step_table_under_another_name_and_a_missing_declaration_macro_are_named(self):
+        header = self.chapter / "register_tiled_sgemm.cuh"
+        text = header.read_text()
+        text = text.replace("inline constexpr StepInfo kSteps[]",
+                            "inline constexpr KernelInfo kKernels[]")
+        text = text.replace("namespace exercise {\nREGISTER_TILED_SGEMM_DECLARE_STEPS",
+                            "namespace exercise {\n")
+        header.write_text(text)
+        problems = self.problems()
+        self.assertIn("a step table is 'StepInfo kSteps[]', not 'KernelInfo kKernels[]'", problems)
+        self.assertIn("must declare the steps once, by a macro", problems)
+
     def test_a_stray_file_is_named_unless_the_readme_explains_it(self):
         (self.chapter / "scratch.cu").write_text("")
         self.assertIn("scratch.cu: not part of a chapter's shape", self.problems())
