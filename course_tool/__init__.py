@@ -14,6 +14,7 @@
     profile    ./course profile: the Nsight Compute table
     solution   ./course solution and ./course hint
     watch      ./course watch
+    doctor     ./course doctor: this machine against the toolchain's limits, with fixes
     cli        the subcommands and their options -> the handlers above
 
 Standard library only, Python 3.8 or newer.

@@ -14,6 +14,8 @@
     ./course solution 01.3      the reference for step 3 (after its tests pass, or with --anyway)
     ./course watch 01           re-test chapter 01 whenever one of its exercise files changes
     ./course chart FILE.json    draw the chart of a benchmark JSON (FILE.svg next to it)
+    ./course doctor             check this machine for the course (driver, GPU, CUDA,
+                                compilers, tools, build folder): OK, WARN, FAIL, SKIP
 
 Every Meson command it runs is printed first, so you learn the real tools as you go.
 The build folder is ./build (another one with COURSE_BUILD=path).
@@ -21,7 +23,7 @@ The build folder is ./build (another one with COURSE_BUILD=path).
 import argparse
 import sys
 
-from . import chart, compare, profile, solution, state, verdict, watch
+from . import chart, compare, doctor, profile, solution, state, verdict, watch
 from .errors import CourseError
 
 COURSE_ERROR_EXIT = 2
@@ -70,6 +72,8 @@ def build_parser():
     chart_parser.add_argument("--hide-skipped", action="store_true",
                               help="leave out rows that were skipped (an unfinished exercise)")
     chart_parser.add_argument("--only", metavar="REGEX", help="only the rows whose name matches")
+    add_command(sub, "doctor", "check this machine: driver, GPU, CUDA, compilers, tools, build",
+                lambda a: doctor.command_doctor(), spec=False)
     return parser
 
 

@@ -94,12 +94,14 @@ KernelResources resources_of(const void* kernel);
   void step5_double_buffering(const float* M, const float* N, float* P, int m, int k, int n,     \
                               const WarpTiling& tiling, int k_splits);                           \
   int step5_default_splits(int m, int k, int n, const WarpTiling& tiling); /* chosen by shape */ \
-  /* The registers and local memory of each step's kernel (16-byte loads; large tiles). */       \
+  /* The registers and local memory of each step's kernel, of each compiled variant: 16-byte */ \
+  /* loads or not (vector), whole k or split (split_k), 16-byte stores or not (vector_store). */ \
   KernelResources step1_resources();                                                              \
   KernelResources step2_resources();                                                              \
-  KernelResources step3_resources();                                                              \
-  KernelResources step4_resources(const WarpTiling& tiling);                                      \
-  KernelResources step5_resources(const WarpTiling& tiling);
+  KernelResources step3_resources(bool vector = true);                                            \
+  KernelResources step4_resources(const WarpTiling& tiling, bool vector = true);                 \
+  KernelResources step5_resources(const WarpTiling& tiling, bool split_k = false,                \
+                                  bool vector_store = true);
 
 namespace solution {
 REGISTER_TILED_SGEMM_DECLARE_STEPS

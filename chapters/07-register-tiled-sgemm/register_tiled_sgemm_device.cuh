@@ -43,8 +43,10 @@ __device__ __forceinline__ void load_m_tile_transposed(const float* M, float* ti
       tile_t[(c + 3) * S + r] = v.w;
     }
   } else {
+    static_assert(BM * BK % THREADS == 0, "every thread loads the same number of elements");
 #pragma unroll
-    for (int e = threadIdx.x; e < BM * BK; e += THREADS) {
+    for (int round = 0; round < BM * BK / THREADS; ++round) {
+      const int e = threadIdx.x + round * THREADS;
       const int r = e / BK, c = e % BK;
       const int row = row0 + r, col = col0 + c;
       tile_t[c * kTransposedStride<BM> + r] = row < m && col < k ? M[row * k + col] : 0.0f;
@@ -69,8 +71,10 @@ __device__ __forceinline__ void load_n_tile(const float* N, float* tile, int row
       *reinterpret_cast<float4*>(tile + r * BN + c) = v;
     }
   } else {
+    static_assert(BK * BN % THREADS == 0, "every thread loads the same number of elements");
 #pragma unroll
-    for (int e = threadIdx.x; e < BK * BN; e += THREADS) {
+    for (int round = 0; round < BK * BN / THREADS; ++round) {
+      const int e = threadIdx.x + round * THREADS;
       const int r = e / BN, c = e % BN;
       const int row = row0 + r, col = col0 + c;
       tile[r * BN + c] = row < k && col < n ? N[row * n + col] : 0.0f;

@@ -5,7 +5,8 @@ course's scripts and for ./course, in one order for all of them:
   2. $CUDA_HOME/bin, then $CUDA_PATH/bin: where an installer or a module system says the
      toolkit is;
   3. /usr/local/cuda/bin (NVIDIA's installers), /opt/cuda/bin (Arch Linux and others);
-  4. for ncu alone, /opt/nvidia/nsight-compute (Nsight Compute installed on its own).
+  4. for ncu alone, /opt/nvidia/nsight-compute (Nsight Compute installed on its own); for
+     nvidia-smi alone, /usr/lib/wsl/lib (WSL2).
 
 A script in common/scripts imports it from its own folder, so it also works in a chapter
 configured alone (where common/ is reached through the chapter's subprojects/course-common).
@@ -15,7 +16,9 @@ import shutil
 from pathlib import Path
 
 TOOLKIT_FOLDERS = ("/usr/local/cuda/bin", "/opt/cuda/bin")
-OWN_FOLDERS = {"ncu": ("/opt/nvidia/nsight-compute",)}
+# Programs that live outside the toolkit: Nsight Compute installed on its own; the driver's
+# nvidia-smi, which WSL2 keeps in /usr/lib/wsl/lib.
+OWN_FOLDERS = {"ncu": ("/opt/nvidia/nsight-compute",), "nvidia-smi": ("/usr/lib/wsl/lib",)}
 
 
 def folders(name):

@@ -67,8 +67,9 @@ void step3_vectorized_loads(const float* M, const float* N, float* P, int m, int
   COURSE_CHECK_LAUNCH("vectorized_kernel");
 }
 
-KernelResources step3_resources() {
-  return resources_of(reinterpret_cast<const void*>(vectorized_kernel<true>));
+KernelResources step3_resources(bool vector) {
+  return resources_of(vector ? reinterpret_cast<const void*>(vectorized_kernel<true>)
+                             : reinterpret_cast<const void*>(vectorized_kernel<false>));
 }
 
 }  // namespace register_tiled_sgemm::exercise

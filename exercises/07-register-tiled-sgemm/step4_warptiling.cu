@@ -99,10 +99,16 @@ void step4_warptiling(const float* M, const float* N, float* P, int m, int k, in
   step4_warptiling(M, N, P, m, k, n, choose_warp_tiling(m, n, multiprocessor_count()));
 }
 
-KernelResources step4_resources(const WarpTiling& tiling) {
-  if (tiling == kWideTiles) return resources_of(reinterpret_cast<const void*>(kernel_of<kWideTiles, true>));
-  if (tiling == kSmallTiles) return resources_of(reinterpret_cast<const void*>(kernel_of<kSmallTiles, true>));
-  return resources_of(reinterpret_cast<const void*>(kernel_of<kLargeTiles, true>));
+template <const WarpTiling& T>
+const void* kernel_for(bool vector) {
+  return vector ? reinterpret_cast<const void*>(kernel_of<T, true>)
+                : reinterpret_cast<const void*>(kernel_of<T, false>);
+}
+
+KernelResources step4_resources(const WarpTiling& tiling, bool vector) {
+  if (tiling == kWideTiles) return resources_of(kernel_for<kWideTiles>(vector));
+  if (tiling == kSmallTiles) return resources_of(kernel_for<kSmallTiles>(vector));
+  return resources_of(kernel_for<kLargeTiles>(vector));
 }
 
 }  // namespace register_tiled_sgemm::exercise

@@ -202,11 +202,19 @@ constexpr auto kernel_of =
                            T.warp_n_iterations, T.thread_m, T.thread_n, T.threads, SPLIT_K,
                            VECTOR_STORE>;
 
-// The kernel of a tiling (whole k, 16-byte stores), for its occupancy and its resources.
-const void* step5_kernel(const WarpTiling& tiling) {
-  if (tiling == kLargeTiles) return reinterpret_cast<const void*>(kernel_of<kLargeTiles, false, true>);
-  if (tiling == kNarrowTiles) return reinterpret_cast<const void*>(kernel_of<kNarrowTiles, false, true>);
-  return reinterpret_cast<const void*>(kernel_of<kWideTiles, false, true>);
+// The kernel of a tiling, for its occupancy and its resources (the launcher's choice for large
+// shapes: whole k, 16-byte stores, unless asked for another variant).
+template <const WarpTiling& T>
+auto variant_of(bool split_k, bool vector_store) {
+  if (split_k) return vector_store ? kernel_of<T, true, true> : kernel_of<T, true, false>;
+  return vector_store ? kernel_of<T, false, true> : kernel_of<T, false, false>;
+}
+
+const void* step5_kernel(const WarpTiling& tiling, bool split_k = false, bool vector_store = true) {
+  const auto kernel = tiling == kLargeTiles    ? variant_of<kLargeTiles>(split_k, vector_store)
+                      : tiling == kNarrowTiles ? variant_of<kNarrowTiles>(split_k, vector_store)
+                                               : variant_of<kWideTiles>(split_k, vector_store);
+  return reinterpret_cast<const void*>(kernel);
 }
 
 bool aligned16(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer) % 16 == 0; }
@@ -245,8 +253,7 @@ void run(const float* M, const float* N, float* P, int m, int k, int n, int k_sp
   }
   const dim3 grid(course::ceil_div(n, T.block_n), course::ceil_div(m, T.block_m), splits);
   const bool vector_store = n % 4 == 0 && aligned16(P);
-  const auto kernel = splits > 1 ? (vector_store ? kernel_of<T, true, true> : kernel_of<T, true, false>)
-                                 : (vector_store ? kernel_of<T, false, true> : kernel_of<T, false, false>);
+  const auto kernel = variant_of<T>(splits > 1, vector_store);
   kernel<<<grid, T.threads>>>(M, N, P, m, k, n, ldm, ldn, n, k_per_split);
   COURSE_CHECK_LAUNCH("double_buffered_kernel");
 }
@@ -270,8 +277,8 @@ void step5_double_buffering(const float* M, const float* N, float* P, int m, int
                               kWideTiles.text() + "; " + kNarrowTiles.text() + ")");
 }
 
-KernelResources step5_resources(const WarpTiling& tiling) {
-  return resources_of(step5_kernel(tiling));
+KernelResources step5_resources(const WarpTiling& tiling, bool split_k, bool vector_store) {
+  return resources_of(step5_kernel(tiling, split_k, vector_store));
 }
 
 int step5_default_splits(int m, int k, int n, const WarpTiling& tiling) {
