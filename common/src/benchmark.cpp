@@ -30,7 +30,10 @@ void set_bandwidth_counters(benchmark::State& state, const GpuTiming& timing, do
   if (timing.mean_seconds <= 0.0) return;
   const double gb_per_s = bytes / timing.mean_seconds / 1e9;
   state.counters["GB/s"] = gb_per_s;
-  state.counters["%peak"] = 100.0 * gb_per_s / device().peak_dram_gb_per_s();
+  // Some drivers (WSL2, some laptops) report no memory clock: then there is no nominal peak,
+  // and no %peak rather than an infinite one.
+  const double peak = device().peak_dram_gb_per_s();
+  if (peak > 0.0) state.counters["%peak"] = 100.0 * gb_per_s / peak;
 }
 
 void set_flops_counters(benchmark::State& state, const GpuTiming& timing, double flops,
