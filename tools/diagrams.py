@@ -471,6 +471,15 @@ def ch04_ghost_elements():
 # Chapter 05
 # ---------------------------------------------------------------------------------------------
 
+def _column_numbers(svg, x0, y, count, cw, name, size):
+    """Numbers 0 to count - 1 over columns cw wide from x0, and what they number (`name`) left of
+    them, in a row at y; returns the y below the row."""
+    for i in range(count):
+        svg.text(x0 + i * cw + cw / 2, y + 10, str(i), size=size, fill=GREY)
+    svg.text(x0 - 8, y + 10, name, size=10, anchor="end", fill=GREY)
+    return y + 16
+
+
 def _tree(svg, x0, y0, size, levels, cw, ch, gap, thread_label):
     """levels: list of (s, [(dst, src)]) pairs. Draws sdata and each level's additions."""
     for i in range(size):
@@ -544,11 +553,7 @@ def ch05_banks():
                         "kernel 3's consecutive one (4-byte elements)")
     svg.text(20, 24, "Lanes per bank when warp 0 reads sdata[2*s*tid] (kernel 2, int/float, "
                      "1024 threads)", size=14, anchor="start", bold=True)
-    y = 40
-    for b in range(32):
-        svg.text(x0 + b * cw + cw / 2, y + 10, str(b), size=8, fill=GREY)
-    svg.text(x0 - 8, y + 10, "bank", size=10, anchor="end", fill=GREY)
-    y += 16
+    y = _column_numbers(svg, x0, 40, 32, cw, "bank", size=8)
     rows = [(f"kernel 2, s = {s}", [2 * s * lane for lane in range(32)]) for s in (1, 2, 4, 8, 16)]
     rows.append(("kernel 3, any s", [lane for lane in range(32)]))
     for label, words in rows:
@@ -595,11 +600,7 @@ def ch06_shuffle_down():
                         "offsets 16, 8, 4, 2, 1")
     svg.text(20, 24, "value += __shfl_down_sync(0xffffffff, value, offset): lane i reads lane "
                      "i + offset's register", size=14, anchor="start", bold=True)
-    y = 44
-    for lane in range(lanes):
-        svg.text(x0 + lane * cw + cw / 2, y + 10, str(lane), size=9, fill=GREY)
-    svg.text(x0 - 8, y + 10, "lane", size=10, anchor="end", fill=GREY)
-    y += 16
+    y = _column_numbers(svg, x0, 44, lanes, cw, "lane", size=9)
     offsets = [16, 8, 4, 2, 1]
     for r, offset in enumerate(offsets + [None]):
         label = f"offset {offset}" if offset else "lane 0: total"

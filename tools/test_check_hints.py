@@ -45,6 +45,12 @@ def run(root):
     return status, out.getvalue()
 
 
+def run_fake(**changes):
+    """run() on a fake_repo() with `changes` (its hint, readme, steps or recipe)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return run(fake_repo(tmp, **changes))
+
+
 class Normalise(unittest.TestCase):
     def test_ignores_case_backticks_emphasis_and_line_breaks(self):
         self.assertEqual(check_hints.normalise("Which `int`\n  is *before*?"),
@@ -52,71 +58,57 @@ class Normalise(unittest.TestCase):
 
 
 class Check(unittest.TestCase):
+    def assert_rejected(self, *expected, **changes):
+        """check_hints fails on a fake_repo() with `changes`, saying each of `expected`."""
+        status, out = run_fake(**changes)
+        self.assertEqual(status, 1, out)
+        for text in expected:
+            self.assertIn(text, out)
+
     def test_accepts_a_question_in_steps_json_and_a_pointer_in_the_readme(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            status, out = run(fake_repo(tmp))
-            self.assertEqual(status, 0, out)
-            self.assertTrue(out.startswith("ok: 1 steps in 1 chapters"), out)
+        status, out = run_fake()
+        self.assertEqual(status, 0, out)
+        self.assertTrue(out.startswith("ok: 1 steps in 1 chapters"), out)
 
     def test_rejects_a_missing_or_empty_hint(self):
         for steps in ([{"step": 1, "title": "t", "files": [], "tests": {}}],
                       [{"step": 1, "title": "t", "files": [], "tests": {}, "hint": "  "}]):
-            with self.subTest(steps=steps), tempfile.TemporaryDirectory() as tmp:
-                status, out = run(fake_repo(tmp, steps=steps))
-                self.assertEqual(status, 1)
-                self.assertIn("01-x step 01.1: steps.json has no hint", out)
+            with self.subTest(steps=steps):
+                self.assert_rejected("01-x step 01.1: steps.json has no hint", steps=steps)
 
     def test_rejects_a_missing_or_empty_recipe(self):
         for recipe in (None, "", "  \n"):
-            with self.subTest(recipe=recipe), tempfile.TemporaryDirectory() as tmp:
-                status, out = run(fake_repo(tmp, recipe=recipe))
-                self.assertEqual(status, 1)
-                self.assertIn("01-x step 01.1: steps.json has no recipe", out)
+            with self.subTest(recipe=recipe):
+                self.assert_rejected("01-x step 01.1: steps.json has no recipe", recipe=recipe)
 
     def test_rejects_one_sentence_of_the_recipe_copied_into_the_readme(self):
         readme = README + "\n(2) Compute each thread's *index* and its bank.\n"
-        with tempfile.TemporaryDirectory() as tmp:
-            status, out = run(fake_repo(tmp, readme=readme))
-            self.assertEqual(status, 1)
-            self.assertIn("repeats a sentence of the step's recipe", out)
-            self.assertIn("./course hint 01.1 --more", out)
+        self.assert_rejected("repeats a sentence of the step's recipe",
+                             "./course hint 01.1 --more", readme=readme)
 
     def test_rejects_a_hint_that_asks_nothing(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            status, out = run(fake_repo(tmp, hint="Use index * 4 % 128."))
-            self.assertEqual(status, 1)
-            self.assertIn("01-x step 01.1: the hint asks no question", out)
+        self.assert_rejected("01-x step 01.1: the hint asks no question",
+                             hint="Use index * 4 % 128.")
 
     def test_rejects_a_hint_paragraph_in_the_readme(self):
-        readme = README + "\n**Hint:** think about the banks.\n"
-        with tempfile.TemporaryDirectory() as tmp:
-            status, out = run(fake_repo(tmp, readme=readme))
-            self.assertEqual(status, 1)
-            self.assertIn("README.md:9 has a hint paragraph", out)
+        self.assert_rejected("README.md:9 has a hint paragraph",
+                             readme=README + "\n**Hint:** think about the banks.\n")
 
     def test_rejects_the_hint_copied_into_the_readme_in_markdown(self):
         readme = README + ("\nAt s = 16, which banks do threads 0 and 1 hit? Write down\n"
                            "`index` and `(index * 4) % 128`.\n")
-        with tempfile.TemporaryDirectory() as tmp:
-            status, out = run(fake_repo(tmp, readme=readme))
-            self.assertEqual(status, 1)
-            self.assertIn("01-x step 01.1: chapters/01-x/README.md repeats the step's hint", out)
+        self.assert_rejected("01-x step 01.1: chapters/01-x/README.md repeats the step's hint",
+                             readme=readme)
 
     def test_rejects_one_sentence_of_the_hint_copied_into_the_readme(self):
         readme = README + "\nWhich banks do *threads 0 and 1* hit? Write down `index`.\n"
-        with tempfile.TemporaryDirectory() as tmp:
-            hint = "Think of s = 16. Which banks do threads 0 and 1 hit? Then write down why."
-            status, out = run(fake_repo(tmp, hint=hint, readme=readme))
-            self.assertEqual(status, 1)
-            self.assertIn("repeats a sentence of the step's hint, 'which banks do threads 0 "
-                          "and 1 hit?'", out)
+        hint = "Think of s = 16. Which banks do threads 0 and 1 hit? Then write down why."
+        self.assert_rejected("repeats a sentence of the step's hint, 'which banks do threads 0 "
+                             "and 1 hit?'", hint=hint, readme=readme)
 
     def test_rejects_a_pointer_to_a_step_that_does_not_exist(self):
-        readme = README.replace("./course hint 01.1", "./course hint 01.7")
-        with tempfile.TemporaryDirectory() as tmp:
-            status, out = run(fake_repo(tmp, readme=readme))
-            self.assertEqual(status, 1)
-            self.assertIn("points at ./course hint 01.7, which is not a step", out)
+        self.assert_rejected("points at ./course hint 01.7, which is not a step",
+                             readme=README.replace("./course hint 01.1", "./course hint 01.7"))
 
     def test_rejects_a_chapter_without_steps_json(self):
         with tempfile.TemporaryDirectory() as tmp:

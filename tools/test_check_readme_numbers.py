@@ -72,65 +72,55 @@ def run(root):
     return code, out.getvalue()
 
 
+def run_fake(readme=README):
+    """run() on a fake_repo() with this README."""
+    with tempfile.TemporaryDirectory() as tmp:
+        return run(fake_repo(tmp, readme))
+
+
 class CheckReadmeNumbers(unittest.TestCase):
+    def assert_rejected(self, readme, *expected):
+        """The check fails on a fake_repo() with this README, saying each of `expected`."""
+        code, out = run_fake(readme)
+        self.assertEqual(code, 1, out)
+        for text in expected:
+            self.assertIn(text, out)
+
     def test_passes_when_every_table_number_comes_from_the_json(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            code, out = run(fake_repo(tmp))
-            self.assertEqual(code, 0, out)
-            self.assertIn("ok:", out)
+        code, out = run_fake()
+        self.assertEqual(code, 0, out)
+        self.assertIn("ok:", out)
 
     def test_fails_naming_readme_row_and_number_that_matches_nothing(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            code, out = run(fake_repo(tmp, README.replace("| 0.40 |", "| 0.47 |")))
-            self.assertEqual(code, 1)
-            self.assertIn("chapters/99-fake/README.md:12:", out)
-            self.assertIn("0.47 matches nothing", out)
-            self.assertIn("row: | tiled 16x16 |", out)
+        self.assert_rejected(README.replace("| 0.40 |", "| 0.47 |"),
+                             "chapters/99-fake/README.md:12:", "0.47 matches nothing",
+                             "row: | tiled 16x16 |")
 
     def test_a_time_is_compared_in_the_unit_written_after_it(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            code, out = run(fake_repo(tmp, README.replace("2.00 ms", "2.00 us")))
-            self.assertEqual(code, 1)
-            self.assertIn("2.00 us matches nothing", out)
+        self.assert_rejected(README.replace("2.00 ms", "2.00 us"), "2.00 us matches nothing")
 
     def test_rounding_to_the_digits_shown(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            # 25.0 is %ref; 25.1 is not, at one decimal
-            code, out = run(fake_repo(tmp, README.replace("| 25.0 |", "| 25.1 |")))
-            self.assertEqual(code, 1)
-            self.assertIn("25.1 matches nothing", out)
+        # 25.0 is %ref; 25.1 is not, at one decimal
+        self.assert_rejected(README.replace("| 25.0 |", "| 25.1 |"), "25.1 matches nothing")
 
     def test_the_repetition_is_not_the_median(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            code, out = run(fake_repo(tmp, README.replace("4.0 ms", "6.0 ms")))
-            self.assertEqual(code, 1)
-            self.assertIn("6.0 ms matches nothing", out)
+        self.assert_rejected(README.replace("4.0 ms", "6.0 ms"), "6.0 ms matches nothing")
 
     def test_a_row_must_come_from_one_benchmark_or_one_size(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            # 1.6 (the vendor's TFLOP/s at 2048) is a measurement, but not of the tiled kernel
-            code, out = run(fake_repo(tmp, README.replace("| 0.40 |", "| 1.6 |")))
-            self.assertEqual(code, 1)
-            self.assertIn("not of one benchmark", out)
+        # 1.6 (the vendor's TFLOP/s at 2048) is a measurement, but not of the tiled kernel
+        self.assert_rejected(README.replace("| 0.40 |", "| 1.6 |"), "not of one benchmark")
 
     def test_tables_outside_measured_sections_are_not_checked(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            readme = README.replace("| 7.77 |", "| 8.88 |").replace("| 1.23 |", "| 3.21 |")
-            code, out = run(fake_repo(tmp, readme))
-            self.assertEqual(code, 0, out)
+        code, out = run_fake(README.replace("| 7.77 |", "| 8.88 |").replace("| 1.23 |", "| 3.21 |"))
+        self.assertEqual(code, 0, out)
 
     def test_a_section_named_in_extra_sections_is_checked_and_must_exist(self):
         saved = dict(check_readme_numbers.EXTRA_SECTIONS)
         check_readme_numbers.EXTRA_SECTIONS["99-fake"] = ["Next section"]
         try:
-            with tempfile.TemporaryDirectory() as tmp:
-                code, out = run(fake_repo(tmp))
-                self.assertEqual(code, 1)
-                self.assertIn("1.23 matches nothing", out)
-            with tempfile.TemporaryDirectory() as tmp:
-                code, out = run(fake_repo(tmp, README.replace("## Next section", "## Renamed")))
-                self.assertEqual(code, 1)
-                self.assertIn("no heading 'Next section'", out)
+            self.assert_rejected(README, "1.23 matches nothing")
+            self.assert_rejected(README.replace("## Next section", "## Renamed"),
+                                 "no heading 'Next section'")
         finally:
             check_readme_numbers.EXTRA_SECTIONS.clear()
             check_readme_numbers.EXTRA_SECTIONS.update(saved)

@@ -52,6 +52,15 @@ def step_run(build, tests=must_not_run, sanitizers=must_not_run, compile_targets
         yield
 
 
+def passing_step_run(build, skip_message):
+    """step_run() of a step that builds and passes, one test skipped with `skip_message` (a
+    skipped check does not fail a step), and has no sanitizer case to run."""
+    results = [{"name": "x", "passed": True, "skipped": False, "message": ""},
+               {"name": "y", "passed": False, "skipped": True, "message": skip_message}]
+    return step_run(build, tests=lambda step: results, sanitizers=lambda step: [],
+                    compile_targets=lambda targets: None)
+
+
 def printed(function, *args):
     """(return value, what it printed)."""
     out = io.StringIO()
@@ -695,11 +704,8 @@ class ListFromState(unittest.TestCase):
         self.assertRegex(out, r"01\.0 +not tested yet")
 
     def test_test_records_each_steps_verdict_with_the_files_it_judged(self):
-        results = [{"name": "x", "passed": True, "skipped": False, "message": ""},
-                   {"name": "y", "passed": False, "skipped": True, "message": "no tensor cores"}]
         with tempfile.TemporaryDirectory() as tmp:
-            with step_run(tmp, tests=lambda step: results, sanitizers=lambda step: [],
-                          compile_targets=lambda targets: None):
+            with passing_step_run(tmp, "no tensor cores"):
                 code, out = printed(verdict.command_test, "01.4")
                 record = state.read_state()["01.4"]
         self.assertEqual(code, 0)
@@ -710,11 +716,8 @@ class ListFromState(unittest.TestCase):
 
 class SolutionUnlock(unittest.TestCase):
     def test_the_same_pass_rule_as_test_skipped_checks_included(self):
-        results = [{"name": "x", "passed": True, "skipped": False, "message": ""},
-                   {"name": "y", "passed": False, "skipped": True, "message": "needs sm_80"}]
         with tempfile.TemporaryDirectory() as tmp:
-            with step_run(tmp, tests=lambda step: results, sanitizers=lambda step: [],
-                          compile_targets=lambda targets: None):
+            with passing_step_run(tmp, "needs sm_80"):
                 code, out = printed(solution.command_solution, "02.2", False)
         self.assertEqual(code, 0)
         self.assertIn("ceil_div", out)

@@ -7,26 +7,21 @@
 #include "naive_matmul.cuh"
 
 void course::bench::register_chapter_benchmarks() {
-  using course::matmul::register_matmul_row;
-  const std::string wrong =
-      " disagrees with cuBLAS; its tests say why: meson test -C build --suite 02-naive-matmul:";
-  const auto exercise_16 = [](const float* M, const float* N, float* P, int width) {
-    naive_matmul::exercise::matmul(M, N, P, width, 16);
-  };
-  // An unfinished exercise gets one skipped row per width, not one per repetition.
-  const int exercise_repetitions = course::matmul::matmul_agrees_with_cublas(exercise_16) ? 5 : 1;
-  for (const int width : {1024, 2048, 4096, 4097}) {
-    course::matmul::register_cublas_row(width);
-    register_matmul_row("Exercise/naive_16x16", exercise_16, width,
-                        "the exercise" + wrong + "exercise", exercise_repetitions);
-    for (const int side : {8, 16, 32}) {
-      const std::string block = std::to_string(side) + "x" + std::to_string(side);
-      register_matmul_row(
-          "Solution/naive_" + block,
-          [side](const float* M, const float* N, float* P, int w) {
-            naive_matmul::solution::matmul(M, N, P, w, side);
-          },
-          width, "the solution" + wrong + "solution");
-    }
-  }
+  course::matmul::register_square_chapter(
+      "02-naive-matmul", {1024, 2048, 4096, 4097}, "naive_16x16",
+      [](const float* M, const float* N, float* P, int width) {
+        naive_matmul::exercise::matmul(M, N, P, width, 16);
+      },
+      [](int width) {
+        for (const int side : {8, 16, 32}) {
+          const std::string block = std::to_string(side) + "x" + std::to_string(side);
+          course::matmul::register_matmul_row(
+              "Solution/naive_" + block,
+              [side](const float* M, const float* N, float* P, int w) {
+                naive_matmul::solution::matmul(M, N, P, w, side);
+              },
+              width,
+              course::matmul::disagrees_with_cublas("the solution", "02-naive-matmul:solution"));
+        }
+      });
 }

@@ -9,33 +9,31 @@
 #include "tiled_matmul.cuh"
 
 void course::bench::register_chapter_benchmarks() {
+  using course::matmul::disagrees_with_cublas;
   using course::matmul::register_matmul_row;
-  const std::string wrong =
-      " disagrees with cuBLAS; its tests say why: meson test -C build --suite ";
-  const auto exercise_16 = [](const float* M, const float* N, float* P, int width) {
-    tiled_matmul::exercise::matmul(M, N, P, width, 16);
-  };
-  const int exercise_repetitions =
-      course::matmul::matmul_agrees_with_cublas(exercise_16, 64) ? 5 : 1;
-  for (const int width : {1024, 2048, 4096}) {
-    course::matmul::register_cublas_row(width);
-    register_matmul_row("Exercise/tiled_16", exercise_16, width,
-                        "the exercise" + wrong + "03-tiled-matmul:exercise", exercise_repetitions);
-    for (const int tile : tiled_matmul::kTileWidths) {
-      register_matmul_row(
-          "Solution/tiled_" + std::to_string(tile),
-          [tile](const float* M, const float* N, float* P, int w) {
-            tiled_matmul::solution::matmul(M, N, P, w, tile);
-          },
-          width, "the solution" + wrong + "03-tiled-matmul:solution");
-    }
-    register_matmul_row("cuda-samples/matrixMul_32", tiled_matmul::samples::matmul, width,
-                        "the cuda-samples formulation" + wrong + "03-tiled-matmul:solution");
-    register_matmul_row(
-        "Chapter02/naive_16x16",
-        [](const float* M, const float* N, float* P, int w) {
-          naive_matmul::solution::matmul(M, N, P, w, 16);
-        },
-        width, "chapter 02's solution" + wrong + "02-naive-matmul:solution");
-  }
+  course::matmul::register_square_chapter(
+      "03-tiled-matmul", {1024, 2048, 4096}, "tiled_16",
+      [](const float* M, const float* N, float* P, int width) {
+        tiled_matmul::exercise::matmul(M, N, P, width, 16);
+      },
+      [](int width) {
+        for (const int tile : tiled_matmul::kTileWidths) {
+          register_matmul_row(
+              "Solution/tiled_" + std::to_string(tile),
+              [tile](const float* M, const float* N, float* P, int w) {
+                tiled_matmul::solution::matmul(M, N, P, w, tile);
+              },
+              width, disagrees_with_cublas("the solution", "03-tiled-matmul:solution"));
+        }
+        register_matmul_row(
+            "cuda-samples/matrixMul_32", tiled_matmul::samples::matmul, width,
+            disagrees_with_cublas("the cuda-samples formulation", "03-tiled-matmul:solution"));
+        register_matmul_row(
+            "Chapter02/naive_16x16",
+            [](const float* M, const float* N, float* P, int w) {
+              naive_matmul::solution::matmul(M, N, P, w, 16);
+            },
+            width, disagrees_with_cublas("chapter 02's solution", "02-naive-matmul:solution"));
+      },
+      64);  // chapter 03 takes widths that are multiples of the tile; 67 is not
 }

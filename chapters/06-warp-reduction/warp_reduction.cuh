@@ -201,23 +201,21 @@ namespace exercise {
 WARP_REDUCTION_DECLARE_STEPS
 }  // namespace exercise
 
+// kSteps' functions in namespace `ns`, in kSteps' order, for element type T.
+#define WARP_REDUCTION_STEP_FUNCTIONS(ns)                                            \
+  ns::step1_complete_unroll<T>, ns::step2_grid_stride<T>, ns::step3_warp_shuffle<T>, \
+      ns::step4_vector_loads<T>, ns::step5_one_launch<T>,                            \
+      ns::step6_cooperative_groups<T>, ns::step6_cub_block_reduce<T>
+
 // The function of kSteps[index] in an implementation, for element type T.
 template <typename T>
 ReduceFn<T> solution_step(int index) {
-  constexpr ReduceFn<T> steps[] = {
-      solution::step1_complete_unroll<T>, solution::step2_grid_stride<T>,
-      solution::step3_warp_shuffle<T>,    solution::step4_vector_loads<T>,
-      solution::step5_one_launch<T>,      solution::step6_cooperative_groups<T>,
-      solution::step6_cub_block_reduce<T>};
+  constexpr ReduceFn<T> steps[] = {WARP_REDUCTION_STEP_FUNCTIONS(solution)};
   return steps[index];
 }
 template <typename T>
 ReduceFn<T> exercise_step(int index) {
-  constexpr ReduceFn<T> steps[] = {
-      exercise::step1_complete_unroll<T>, exercise::step2_grid_stride<T>,
-      exercise::step3_warp_shuffle<T>,    exercise::step4_vector_loads<T>,
-      exercise::step5_one_launch<T>,      exercise::step6_cooperative_groups<T>,
-      exercise::step6_cub_block_reduce<T>};
+  constexpr ReduceFn<T> steps[] = {WARP_REDUCTION_STEP_FUNCTIONS(exercise)};
   return steps[index];
 }
 

@@ -35,8 +35,10 @@ std::string tiling_name(const register_tiled_sgemm::WarpTiling& t) {
 
 void course::bench::register_chapter_benchmarks() {
   using course::matmul::register_matmul_row;
-  const std::string wrong = " disagrees with cuBLAS; its tests say why: meson test -C build "
-                            "--suite 07-register-tiled-sgemm:";
+  const auto wrong = [](const std::string& who, const char* implementation) {
+    return course::matmul::disagrees_with_cublas(
+        who, std::string("07-register-tiled-sgemm:") + implementation);
+  };
   bool exercise_ok[register_tiled_sgemm::kStepCount];
   for (int step = 1; step <= register_tiled_sgemm::kStepCount; ++step) {
     exercise_ok[step - 1] = course::matmul::matmul_agrees_with_cublas(
@@ -48,10 +50,10 @@ void course::bench::register_chapter_benchmarks() {
     for (int step = 1; step <= register_tiled_sgemm::kStepCount; ++step) {
       const std::string name = kSteps[step - 1].name;
       register_matmul_row("Exercise/" + name, shaped(register_tiled_sgemm::exercise_step(step)),
-                          shape, "the exercise's " + name + wrong + "exercise",
+                          shape, wrong("the exercise's " + name, "exercise"),
                           exercise_ok[step - 1] ? 5 : 1);
       register_matmul_row("Solution/" + name, shaped(register_tiled_sgemm::solution_step(step)),
-                          shape, "the solution's " + name + wrong + "solution", 5,
+                          shape, wrong("the solution's " + name, "solution"), 5,
                           resource_counters(register_tiled_sgemm::solution_resources(step)));
     }
     // Step 5 with each of its tilings, its own split of k and none: what the choices buy.
@@ -67,7 +69,7 @@ void course::bench::register_chapter_benchmarks() {
                              : register_tiled_sgemm::solution::step5_default_splits(s.m, s.k, s.n,
                                                                                    tiling));
             },
-            shape, "the solution's step5_double_buffering" + wrong + "solution", 5,
+            shape, wrong("the solution's step5_double_buffering", "solution"), 5,
             resource_counters(register_tiled_sgemm::solution::step5_resources(tiling)));
       }
     }
@@ -77,7 +79,7 @@ void course::bench::register_chapter_benchmarks() {
           [tiling](const float* M, const float* N, float* P, Shape s) {
             register_tiled_sgemm::solution::step4_warptiling(M, N, P, s.m, s.k, s.n, tiling);
           },
-          shape, "the solution's step4_warptiling" + wrong + "solution", 5,
+          shape, wrong("the solution's step4_warptiling", "solution"), 5,
           resource_counters(register_tiled_sgemm::solution::step4_resources(tiling)));
     }
   }

@@ -949,19 +949,26 @@ std::string divergent_barrier_problem(const MachineCode& ptx) {
     const std::string on = (bits & kThreadIndex) != 0
                                ? "on the thread index"
                                : "on data each thread loaded for itself";
+    // "a __syncthreads() <what> (file:line), <the condition> at <if_at>: every thread of the
+    // block must reach every barrier<then>"
+    const auto problem = [&](const std::string& what, const std::string& condition,
+                             const std::string& then) {
+      return "a __syncthreads() " + what + where +
+             (if_at.empty() ? "" : ", " + condition + " at " + if_at) +
+             ": every thread of the block must reach every barrier" + then;
+    };
     if (cause != nullptr && cause->loop) {
-      return "a __syncthreads() inside a loop whose number of rounds differs between threads" +
-             where + (if_at.empty() ? "" : ", the loop's condition at " + if_at) +
-             ": every thread of the block must reach every barrier, and as often as the others;"
-             " give the loop a bound that is the same for the whole block (blockDim.x, n) and "
-             "guard the work inside it, not the barrier";
+      return problem("inside a loop whose number of rounds differs between threads",
+                     "the loop's condition",
+                     ", and as often as the others; give the loop a bound that is the same for "
+                     "the whole block (blockDim.x, n) and guard the work inside it, not the "
+                     "barrier");
     }
     if (cause != nullptr && cause->early_return) {
-      return "a __syncthreads() after a `return` that only some threads of the block take" +
-             where + (if_at.empty() ? "" : ", the return's condition at " + if_at) +
-             ": every thread of the block must reach every barrier, and the threads that "
-             "returned never do; keep every thread to the last barrier and guard the work, "
-             "not the whole kernel";
+      return problem("after a `return` that only some threads of the block take",
+                     "the return's condition",
+                     ", and the threads that returned never do; keep every thread to the last "
+                     "barrier and guard the work, not the whole kernel");
     }
     if (cause != nullptr && cause->meets_at_the_end) {
       return "a __syncthreads() that only some threads of the block reach" + where +
@@ -970,10 +977,9 @@ std::string divergent_barrier_problem(const MachineCode& ptx) {
              "reach every barrier: put the barrier where all threads meet, and guard the work, "
              "not the barrier";
     }
-    return "a __syncthreads() inside an `if` " + on + where +
-           (if_at.empty() ? "" : ", the if at " + if_at) +
-           ": every thread of the block must reach every barrier, and the threads that skip "
-           "the if never reach this one; put the barrier after the if, where all threads meet";
+    return problem("inside an `if` " + on, "the if",
+                   ", and the threads that skip the if never reach this one; put the barrier "
+                   "after the if, where all threads meet");
   }
   return "";
 }

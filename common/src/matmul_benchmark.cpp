@@ -171,4 +171,21 @@ bool matmul_agrees_with_cublas(const SquareMatmul& run, int width) {
       Shape::square(width));
 }
 
+std::string disagrees_with_cublas(const std::string& who, const std::string& suite) {
+  return who + " disagrees with cuBLAS; its tests say why: meson test -C build --suite " + suite;
+}
+
+void register_square_chapter(const std::string& chapter, const std::vector<int>& widths,
+                             const std::string& exercise_name, const SquareMatmul& exercise,
+                             const std::function<void(int width)>& other_rows, int check_width) {
+  const int exercise_repetitions = matmul_agrees_with_cublas(exercise, check_width) ? 5 : 1;
+  for (const int width : widths) {
+    register_cublas_row(width);
+    register_matmul_row("Exercise/" + exercise_name, exercise, width,
+                        disagrees_with_cublas("the exercise", chapter + ":exercise"),
+                        exercise_repetitions);
+    other_rows(width);
+  }
+}
+
 }  // namespace course::matmul

@@ -117,20 +117,25 @@ void expect_barrier_check_rejects(const char* kernel) {
   }
 }
 
-TEST(Mistakes, SyncthreadsInsideIfIsRejectedByTheBarrierCheck) {
-  expect_barrier_check_rejects("reduce3_syncthreads_inside_if_kernel");
+// The barrier check rejects the mistake `name` (its kernel, name + "_kernel"); then, as for the
+// sanitizers' mistakes, whether the numbers showed it on this GPU.
+void expect_the_barrier_check_rejects(const std::string& name, PassFn<float> pass_float,
+                                      PassFn<int> pass_int) {
+  expect_barrier_check_rejects((name + "_kernel").c_str());
   if (::testing::Test::IsSkipped()) return;
-  report_numbers({"reduce3_syncthreads_inside_if", kFile, 1},
-                 mistakes::reduce3_syncthreads_inside_if_pass<float>,
-                 mistakes::reduce3_syncthreads_inside_if_pass<int>, "the barrier check");
+  report_numbers({name, kFile, 1}, pass_float, pass_int, "the barrier check");
+}
+
+TEST(Mistakes, SyncthreadsInsideIfIsRejectedByTheBarrierCheck) {
+  expect_the_barrier_check_rejects("reduce3_syncthreads_inside_if",
+                                   mistakes::reduce3_syncthreads_inside_if_pass<float>,
+                                   mistakes::reduce3_syncthreads_inside_if_pass<int>);
 }
 
 TEST(Mistakes, SyncthreadsUnderIfIsRejectedByTheBarrierCheck) {
-  expect_barrier_check_rejects("reduce3_syncthreads_under_if_kernel");
-  if (::testing::Test::IsSkipped()) return;
-  report_numbers({"reduce3_syncthreads_under_if", kFile, 1},
-                 mistakes::reduce3_syncthreads_under_if_pass<float>,
-                 mistakes::reduce3_syncthreads_under_if_pass<int>, "the barrier check");
+  expect_the_barrier_check_rejects("reduce3_syncthreads_under_if",
+                                   mistakes::reduce3_syncthreads_under_if_pass<float>,
+                                   mistakes::reduce3_syncthreads_under_if_pass<int>);
 }
 
 }  // namespace

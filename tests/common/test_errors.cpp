@@ -8,6 +8,16 @@ namespace {
 
 cudaError_t fails_with(cudaError_t code) { return code; }
 
+// What the learner is told to run: their step's tests, then the exercise under memcheck (never
+// the solution's).
+void expect_the_memcheck_advice(const std::string& message) {
+  EXPECT_NE(message.find("./course test NN.S"), std::string::npos) << message;
+  EXPECT_NE(message.find("--setup=memcheck --suite <chapter>:exercise --print-errorlogs"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find(":solution"), std::string::npos) << message;
+}
+
 }  // namespace
 
 TEST(CourseCheck, ThrowsCudaErrorNamingExpressionFileAndLine) {
@@ -51,11 +61,7 @@ TEST(DescribeCudaFailure, PointsOutOfBoundsAccessesAtTheExerciseUnderMemcheck) {
       course::describe_cuda_failure(cudaErrorIllegalAddress, "cudaDeviceSynchronize()", "x.cu", 7);
   EXPECT_NE(message.find("x.cu:7"), std::string::npos) << message;
   EXPECT_NE(message.find("past the end"), std::string::npos) << message;
-  EXPECT_NE(message.find("./course test NN.S"), std::string::npos) << message;
-  EXPECT_NE(message.find("--setup=memcheck --suite <chapter>:exercise --print-errorlogs"),
-            std::string::npos)
-      << message;
-  EXPECT_EQ(message.find(":solution"), std::string::npos) << message;
+  expect_the_memcheck_advice(message);
 }
 
 TEST(DescribeCudaFailure, NamesAMisalignedAccessAsSuch) {
@@ -65,11 +71,7 @@ TEST(DescribeCudaFailure, NamesAMisalignedAccessAsSuch) {
   EXPECT_NE(message.find("16-byte"), std::string::npos) << message;
   EXPECT_NE(message.find("multiple of 16"), std::string::npos) << message;
   EXPECT_EQ(message.find("past the end"), std::string::npos) << message;
-  EXPECT_NE(message.find("./course test NN.S"), std::string::npos) << message;
-  EXPECT_NE(message.find("--setup=memcheck --suite <chapter>:exercise --print-errorlogs"),
-            std::string::npos)
-      << message;
-  EXPECT_EQ(message.find(":solution"), std::string::npos) << message;
+  expect_the_memcheck_advice(message);
 }
 
 TEST(DescribeCudaFailure, ExplainsAnInvalidValueFromALaunchAsABadConfiguration) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 #include "course/machine_code.hpp"
 
@@ -21,105 +22,42 @@ MachineCode kernel(const std::string& ptx) {
 
 // for (s = blockDim.x / 2; s > 0; s >>= 1) { if (tid < s) sdata[tid] += sdata[tid + s];
 //                                            __syncthreads(); }
-const char* const kTreeWithBarrierAfterTheIf = R"(
+// or, with the barrier inside the if: { sdata[tid] += sdata[tid + s]; __syncthreads(); }
+// The one kernel of a module compiled from `file`: the loop at line 12, the if at line 13, the
+// barrier at line 14. `function` numbers its labels, as nvcc numbers a module's functions.
+std::string tree_ptx(const std::string& mangled_name, int function, bool barrier_inside_the_if,
+                     const std::string& file) {
+  std::string text = R"(
 .version 9.0
 .target sm_90
 .address_size 64
 .extern .shared .align 16 .b8 sdata[];
 
-.visible .entry _Z4treePi(
-	.param .u64 _Z4treePi_param_0
-)
-{
-	.reg .pred 	%p<5>;
-	.reg .b32 	%r<17>;
-	.reg .b64 	%rd<5>;
-	.loc	1 2 0
-	ld.param.u64 	%rd1, [_Z4treePi_param_0];
-	.loc	1 3 3
-	mov.u32 	%r1, %tid.x;
-	.loc	1 4 3
-	mov.u32 	%r6, %ntid.x;
-	shr.u32 	%r16, %r6, 1;
-	setp.eq.s32 	%p1, %r16, 0;
-	@%p1 bra 	$L__BB0_5;
-
-	shl.b32 	%r7, %r1, 2;
-	mov.u32 	%r8, sdata;
-	add.s32 	%r3, %r8, %r7;
-
-$L__BB0_2:
-	.loc	1 5 5
-	setp.ge.u32 	%p2, %r1, %r16;
-	@%p2 bra 	$L__BB0_4;
-
-	shl.b32 	%r9, %r16, 2;
-	add.s32 	%r10, %r3, %r9;
-	ld.shared.u32 	%r11, [%r3];
-	ld.shared.u32 	%r12, [%r10];
-	add.s32 	%r13, %r11, %r12;
-	st.shared.u32 	[%r3], %r13;
-
-$L__BB0_4:
-	.loc	1 6 5
-	bar.sync 	0;
-	.loc	1 4 3
-	shr.u32 	%r16, %r16, 1;
-	setp.ne.s32 	%p3, %r16, 0;
-	@%p3 bra 	$L__BB0_2;
-
-$L__BB0_5:
-	.loc	1 8 3
-	setp.ne.s32 	%p4, %r1, 0;
-	@%p4 bra 	$L__BB0_7;
-
-	ld.shared.u32 	%r14, [sdata];
-	mov.u32 	%r15, %ctaid.x;
-	cvta.to.global.u64 	%rd2, %rd1;
-	mul.wide.u32 	%rd3, %r15, 4;
-	add.s64 	%rd4, %rd2, %rd3;
-	st.global.u32 	[%rd4], %r14;
-
-$L__BB0_7:
-	.loc	1 9 1
-	ret;
-
-}
-	.file	1 "/course/solutions/05-reduction/reduce3_sequential_addressing.cu"
-)";
-
-// The same with the barrier inside the if: { sdata[tid] += sdata[tid + s]; __syncthreads(); }
-const char* const kTreeWithBarrierInsideTheIf = R"(
-.version 9.0
-.target sm_90
-.address_size 64
-.extern .shared .align 16 .b8 sdata[];
-
-.visible .entry _Z3badPi(
-	.param .u64 _Z3badPi_param_0
+.visible .entry {NAME}(
+	.param .u64 {NAME}_param_0
 )
 {
 	.reg .pred 	%p<5>;
 	.reg .b32 	%r<17>;
 	.reg .b64 	%rd<5>;
 	.loc	1 10 0
-	ld.param.u64 	%rd1, [_Z3badPi_param_0];
+	ld.param.u64 	%rd1, [{NAME}_param_0];
 	.loc	1 11 3
 	mov.u32 	%r1, %tid.x;
 	.loc	1 12 3
 	mov.u32 	%r6, %ntid.x;
 	shr.u32 	%r16, %r6, 1;
 	setp.eq.s32 	%p1, %r16, 0;
-	@%p1 bra 	$L__BB1_5;
+	@%p1 bra 	$L__BB{F}_5;
 
 	shl.b32 	%r7, %r1, 2;
 	mov.u32 	%r8, sdata;
 	add.s32 	%r3, %r8, %r7;
 
-$L__BB1_2:
+$L__BB{F}_2:
 	.loc	1 13 5
 	setp.ge.u32 	%p2, %r1, %r16;
-	@%p2 bra 	$L__BB1_4;
+	@%p2 bra 	$L__BB{F}_4;
 
 	shl.b32 	%r9, %r16, 2;
 	add.s32 	%r10, %r3, %r9;
@@ -127,19 +65,17 @@ $L__BB1_2:
 	ld.shared.u32 	%r12, [%r10];
 	add.s32 	%r13, %r11, %r12;
 	st.shared.u32 	[%r3], %r13;
-	.loc	1 14 7
-	bar.sync 	0;
-
-$L__BB1_4:
-	.loc	1 12 3
+{BARRIER_IN_THE_IF}
+$L__BB{F}_4:
+{BARRIER_AFTER_THE_IF}	.loc	1 12 3
 	shr.u32 	%r16, %r16, 1;
 	setp.ne.s32 	%p3, %r16, 0;
-	@%p3 bra 	$L__BB1_2;
+	@%p3 bra 	$L__BB{F}_2;
 
-$L__BB1_5:
+$L__BB{F}_5:
 	.loc	1 15 3
 	setp.ne.s32 	%p4, %r1, 0;
-	@%p4 bra 	$L__BB1_7;
+	@%p4 bra 	$L__BB{F}_7;
 
 	ld.shared.u32 	%r14, [sdata];
 	mov.u32 	%r15, %ctaid.x;
@@ -148,13 +84,33 @@ $L__BB1_5:
 	add.s64 	%rd4, %rd2, %rd3;
 	st.global.u32 	[%rd4], %r14;
 
-$L__BB1_7:
+$L__BB{F}_7:
 	.loc	1 16 1
 	ret;
 
 }
-	.file	1 "/course/exercises/05-reduction/reduce3_sequential_addressing.cu"
+	.file	1 "{FILE}"
 )";
+  const std::string barrier = std::string("\t.loc\t1 14 ") + (barrier_inside_the_if ? "7" : "5") +
+                              "\n\tbar.sync \t0;\n";
+  for (const auto& [placeholder, value] :
+       {std::pair<std::string, std::string>{"{NAME}", mangled_name},
+        {"{F}", std::to_string(function)},
+        {"{FILE}", file},
+        {"{BARRIER_IN_THE_IF}", barrier_inside_the_if ? barrier : ""},
+        {"{BARRIER_AFTER_THE_IF}", barrier_inside_the_if ? "" : barrier}}) {
+    for (std::size_t at = text.find(placeholder); at != std::string::npos;
+         at = text.find(placeholder, at + value.size())) {
+      text.replace(at, placeholder.size(), value);
+    }
+  }
+  return text;
+}
+
+const std::string kTreeWithBarrierAfterTheIf = tree_ptx(
+    "_Z4treePi", 0, false, "/course/solutions/05-reduction/reduce3_sequential_addressing.cu");
+const std::string kTreeWithBarrierInsideTheIf = tree_ptx(
+    "_Z3badPi", 1, true, "/course/exercises/05-reduction/reduce3_sequential_addressing.cu");
 
 // if (n > 64) { sdata[threadIdx.x] = n; __syncthreads(); }: n is a kernel parameter, the same
 // for every thread, so the whole block takes the branch or none of it does.
@@ -526,7 +482,7 @@ $L__BB0_2:
 }
 
 TEST(KernelsInPtx, SplitsTheEntriesAndGivesEachItsModulesSourceFiles) {
-  const auto kernels = kernels_in_ptx(std::string(kTreeWithBarrierAfterTheIf) +
+  const auto kernels = kernels_in_ptx(kTreeWithBarrierAfterTheIf +
                                       kTreeWithBarrierInsideTheIf);
   ASSERT_EQ(kernels.size(), 2u);
   EXPECT_EQ(kernels[0].kernel, "_Z4treePi");

@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "course/benchmark.hpp"
 #include "course/matmul.hpp"
@@ -45,5 +46,18 @@ void register_matmul_row(const std::string& name, SquareMatmul run, int width,
 // an unfinished exercise with one repetition (one "skipped" line instead of one per repeat).
 bool matmul_agrees_with_cublas(const ShapedMatmul& run, Shape shape = Shape::square(67));
 bool matmul_agrees_with_cublas(const SquareMatmul& run, int width = 67);
+
+// The skip text of a row that disagrees with cuBLAS: "<who> disagrees with cuBLAS; its tests say
+// why: meson test -C build --suite <suite>", e.g. suite "03-tiled-matmul:solution".
+std::string disagrees_with_cublas(const std::string& who, const std::string& suite);
+
+// The square chapters' table. For each width: cuBLAS's row, "Exercise/<exercise_name>" (with 5
+// repetitions, or 1 when `exercise` disagrees with cuBLAS at `check_width`: an unfinished exercise
+// gets one skipped row per width, not one per repetition), then the rows `other_rows(width)`
+// registers. `chapter` is the Meson suite ("02-naive-matmul").
+void register_square_chapter(const std::string& chapter, const std::vector<int>& widths,
+                             const std::string& exercise_name, const SquareMatmul& exercise,
+                             const std::function<void(int width)>& other_rows,
+                             int check_width = 67);
 
 }  // namespace course::matmul

@@ -48,6 +48,16 @@ std::string exact_text(T value) {
   return out.str();
 }
 
+// For the known mistakes that the plain checks must catch: `rejection` is the first failure
+// message of those checks, "" if none failed. Prints what a learner with that bug would see (the
+// READMEs quote it) and returns true when they rejected it; a test then reads
+//   EXPECT_TRUE(course::shows_the_rejection(rejection)) << name << " passed every check: ...";
+inline bool shows_the_rejection(const std::string& rejection) {
+  if (rejection.empty()) return false;
+  std::cout << "Rejected as expected. What the learner sees:\n" << rejection << "\n";
+  return true;
+}
+
 // For the known mistakes that only a sanitizer must catch (the Meson test "compute-sanitizer
 // catches the known mistakes" runs them under it): says whether the plain tests' numbers showed the
 // bug on this GPU too. `rejection` is the first failure message of the plain checks, or "" if none
