@@ -128,6 +128,9 @@ void register_cublas(const std::string& name, Shape shape, bool tf32) {
 void register_cublas_row(Shape shape) { register_cublas("cuBLAS/SGEMM_FP32", shape, false); }
 
 void register_cublas_tf32_row(Shape shape) {
+  // TF32 tensor cores came with Ampere (compute capability 8.0); on an older GPU cuBLAS would
+  // quietly compute FP32 under the TF32 label.
+  if (bench::device().compute_capability_major < 8) return;
   register_cublas("cuBLAS/SGEMM_TF32_tensor_cores_NOT_FP32", shape, true);
 }
 

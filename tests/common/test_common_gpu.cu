@@ -154,7 +154,10 @@ TEST(QueryDevice, ReadsPlausibleAttributes) {
   EXPECT_FALSE(info.name.empty());
   EXPECT_GE(info.compute_capability_major, 7);
   EXPECT_GT(info.multiprocessor_count, 0);
-  EXPECT_GT(info.peak_dram_gb_per_s(), 100.0);
+  // The nominal peak is 0 where the driver reports no memory clock (some WSL2 setups); where it
+  // reports one, any GPU the course supports has tens of GB/s at least.
+  const double peak = info.peak_dram_gb_per_s();
+  EXPECT_TRUE(peak == 0.0 || (peak > 10.0 && peak < 100000.0)) << peak << " GB/s";
 }
 
 // The grid-sizing helpers agree with the CUDA calls they remember, and stay right on the

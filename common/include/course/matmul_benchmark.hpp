@@ -29,7 +29,8 @@ inline void register_cublas_row(int width) { register_cublas_row(Shape::square(w
 
 // "cuBLAS/SGEMM_TF32_tensor_cores_NOT_FP32/<shape>": cublasSgemm with CUBLAS_TF32_TENSOR_OP_MATH.
 // Its inputs are rounded to TF32 (10-bit mantissa): checked against its own, looser bound, and
-// reported as % of the FP32 row.
+// reported as % of the FP32 row. Only on GPUs with TF32 tensor cores (compute capability 8.0
+// and newer).
 void register_cublas_tf32_row(Shape shape);
 
 // "<name>/<shape>": GFLOP/s and % of cuBLAS FP32 for that shape. A kernel that disagrees with
