@@ -114,8 +114,9 @@ class ConfigureTime(unittest.TestCase):
         with tempfile.TemporaryDirectory() as folder:
             fake = Path(folder) / "bin"
             fake.mkdir()
-            # A g++ that says it is version 99 and makes nvcc's host_config.h see gcc 99.
-            for name in ("gcc", "g++", "c++"):
+            # A gcc and g++ on PATH (what nvcc uses) that say they are version 99 and make nvcc's
+            # host_config.h see gcc 99; Meson's own C++ compiler stays the real one (CXX).
+            for name in ("gcc", "g++"):
                 real = shutil.which(name)
                 script = fake / name
                 script.write_text(
@@ -126,8 +127,8 @@ class ConfigureTime(unittest.TestCase):
                     "esac; done\n"
                     f'exec {real} -U__GNUC__ -D__GNUC__=99 "$@"\n')
                 script.chmod(0o755)
-            env = dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}")
-            env.pop("CXX", None)
+            env = dict(os.environ, PATH=f"{fake}:{os.environ['PATH']}",
+                       CXX=shutil.which("g++"), CC=shutil.which("gcc"))
             meson = shutil.which("meson")
             command = [meson] if meson else [sys.executable, "-m", "mesonbuild.mesonmain"]
             completed = subprocess.run(
@@ -135,8 +136,8 @@ class ConfigureTime(unittest.TestCase):
                            str(ROOT / "chapters" / "05-reduction"), "-Dgpu_arch=sm_75"],
                 capture_output=True, text=True, env=env, check=False)
         output = completed.stdout + completed.stderr
-        self.assertNotEqual(completed.returncode, 0)
-        self.assertIn("and this is g++ 99", output)
+        self.assertNotEqual(completed.returncode, 0, output[-3000:])
+        self.assertIn("and this is g++ 99", output, output[-3000:])
         self.assertIn("-Dcuda_ccbindir=", output)
 
 
