@@ -24,7 +24,7 @@ OK, WARN, FAIL, SKIP = "OK", "WARN", "FAIL", "SKIP"
 Finding = namedtuple("Finding", "status subject detail fix", defaults=("",))
 
 # On WSL2 the driver is the Windows one; WSL2 maps its tools here, not always on PATH.
-WSL_NVIDIA_SMI = "/usr/lib/wsl/lib/nvidia-smi"
+WSL_NVIDIA_SMI = cuda_tools.WSL_DRIVER_FOLDER + "/nvidia-smi"
 WINDOWS_DRIVER_FIX = ("update the NVIDIA driver on Windows (https://www.nvidia.com/drivers), then "
                       "run wsl --shutdown; it serves WSL2 too, so never install a Linux driver "
                       "inside WSL2")

@@ -18,7 +18,8 @@ from pathlib import Path
 TOOLKIT_FOLDERS = ("/usr/local/cuda/bin", "/opt/cuda/bin")
 # Programs that live outside the toolkit: Nsight Compute installed on its own; the driver's
 # nvidia-smi, which WSL2 keeps in /usr/lib/wsl/lib.
-OWN_FOLDERS = {"ncu": ("/opt/nvidia/nsight-compute",), "nvidia-smi": ("/usr/lib/wsl/lib",)}
+WSL_DRIVER_FOLDER = "/usr/lib/wsl/lib"
+OWN_FOLDERS = {"ncu": ("/opt/nvidia/nsight-compute",), "nvidia-smi": (WSL_DRIVER_FOLDER,)}
 
 
 def folders(name):
