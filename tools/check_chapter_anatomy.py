@@ -91,6 +91,18 @@ def file_problems(root, chapter):
             problems.append(f"chapters/{chapter}/{path.name}: not part of a chapter's shape, and "
                             "the README does not say what it is")
 
+    meson_path = here / "meson.build"
+    meson = meson_path.read_text() if meson_path.is_file() else ""
+    project = re.search(r"project\([^)]*\)", meson, re.S)
+    if meson and (not project or "'cuda'" in project.group(0)):
+        problems.append(f"chapters/{chapter}/meson.build: project() must name only 'cpp'; CUDA "
+                        "joins after course-common's toolchain check (add_languages)")
+    common_at = meson.find("subproject('course-common')")
+    cuda_at = meson.find("add_languages('cuda'")
+    if meson and not 0 <= common_at < cuda_at:
+        problems.append(f"chapters/{chapter}/meson.build: add_languages('cuda', ...) must come "
+                        "after subproject('course-common'), which checks the toolchain first")
+
     solutions = {p.name for p in (root / "solutions" / chapter).glob("*.cu")}
     exercises = {p.name for p in (root / "exercises" / chapter).glob("*.cu")}
     for file_name in sorted(solutions ^ exercises):

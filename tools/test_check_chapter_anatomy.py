@@ -96,6 +96,13 @@ class ChapterAnatomy(unittest.TestCase):
         self.assertIn("step 1: unknown key 'hints'", problems)
         self.assertIn("not pretty-printed", problems)
 
+    def test_cuda_before_the_toolchain_check_is_named(self):
+        meson = self.chapter / "meson.build"
+        text = meson.read_text()
+        meson.write_text(text.replace("project('07-register-tiled-sgemm', 'cpp',",
+                                      "project('07-register-tiled-sgemm', 'cpp', 'cuda',"))
+        self.assertIn("project() must name only 'cpp'", self.problems())
+
     def test_a_link_that_leads_elsewhere_is_named(self):
         link = self.chapter / "tests"
         link.unlink()
