@@ -1,5 +1,7 @@
 #include "course/guarded_buffer.hpp"
 
+#include <cuda_fp16.h>
+
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -18,6 +20,12 @@ template <>
 float guard_value<float>() { return std::numeric_limits<float>::quiet_NaN(); }
 template <>
 double guard_value<double>() { return std::numeric_limits<double>::quiet_NaN(); }
+template <>
+__half guard_value<__half>() {
+  __half_raw nan{};
+  nan.x = 0x7E00;  // FP16 quiet NaN
+  return __half(nan);
+}
 
 int guard_reads_explaining(long long difference) {
   const auto wrapped = static_cast<std::uint32_t>(difference);  // int sums wrap modulo 2^32

@@ -1,6 +1,6 @@
 // A device array between two guard margins, so that out-of-bounds accesses show in a plain
 // test run:
-//  - reads: the margins hold guard_value<T>() (NaN for float and double, an odd and unusual
+//  - reads: the margins hold guard_value<T>() (NaN for float, double and __half, an odd and unusual
 //    number for integers), so a read past either end turns a sum or a product into NaN or a
 //    visibly wrong number;
 //  - writes: check_margins() finds every margin element that changed and says where

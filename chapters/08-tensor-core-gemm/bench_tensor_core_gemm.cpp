@@ -1,0 +1,177 @@
+// Chapter 08 benchmark: every step of the exercise and the solution against cuBLAS with the
+// same types (cublasGemmEx: FP16 A and B, FP32 accumulation and C; the vendor row, % of it in
+// %ref) at 4096 x 4096 x 4096, at 4097 x 4096 x 4097 (m and n tails, B's rows padded) and at
+// 4096 x 1000 x 336 (m x k x n); plus chapter 07's cuBLAS FP32 and TF32 rows for scale (their
+// own %ref is of the FP32 row). A step this GPU cannot run has no row. Counters: registers per
+// thread and local memory (spill) bytes of each step's kernel.
+//   meson test -C build --benchmark --suite 08-tensor-core-gemm --verbose
+#include <cublas_v2.h>
+#include <cuda_fp16.h>
+
+#include <cmath>
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "course/benchmark.hpp"
+#include "course/cublas.hpp"
+#include "course/device_buffer.hpp"
+#include "course/errors.hpp"
+#include "course/matmul.hpp"
+#include "course/matmul_benchmark.hpp"
+#include "course/random.hpp"
+#include "course/rounding.hpp"
+#include "tensor_core_gemm.cuh"
+
+namespace {
+
+using course::matmul::Shape;
+using Key = std::tuple<int, int, int>;
+using Run = std::function<void(const __half* A, const __half* B, float* C, Shape s)>;
+
+// cuBLAS in its default math mode: the tensor cores (the course's FP32 handle is pedantic).
+course::CublasHandle& cublas() {
+  static course::CublasHandle handle(CUBLAS_DEFAULT_MATH);
+  return handle;
+}
+
+// Row-major C = A x B is column-major C^T = B^T x A^T: swap the operands, no transposes.
+void cublas_gemm_ex(const __half* A, const __half* B, float* C, Shape s) {
+  const float one = 1.0f, zero = 0.0f;
+  COURSE_CHECK_CUBLAS(cublasGemmEx(cublas().get(), CUBLAS_OP_N, CUBLAS_OP_N, s.n, s.m, s.k, &one,
+                                   B, CUDA_R_16F, s.n, A, CUDA_R_16F, s.k, &zero, C, CUDA_R_32F,
+                                   s.n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+}
+
+std::vector<__half> random_halves(std::size_t count, std::uint64_t seed) {
+  const std::vector<float> values = course::random_floats(count, -1.0f, 1.0f, seed);
+  std::vector<__half> halves(count);
+  for (std::size_t i = 0; i < count; ++i) halves[i] = __float2half_rn(values[i]);
+  return halves;
+}
+
+struct Inputs {
+  course::DeviceBuffer<__half> A, B;
+  course::DeviceBuffer<float> C;
+  std::vector<float> reference;  // cuBLAS's product
+  std::vector<float> magnitude;  // sum_k |A_ik||B_kj|, by cuBLAS on the absolute values
+};
+
+Inputs& inputs_for(Shape s) {
+  static std::map<Key, std::unique_ptr<Inputs>> cache;
+  auto& slot = cache[{s.m, s.k, s.n}];
+  if (slot) return *slot;
+  slot = std::make_unique<Inputs>();
+  std::vector<__half> a = random_halves(static_cast<std::size_t>(s.m) * s.k, 21);
+  std::vector<__half> b = random_halves(static_cast<std::size_t>(s.k) * s.n, 22);
+  slot->A = course::DeviceBuffer<__half>(a);
+  slot->B = course::DeviceBuffer<__half>(b);
+  slot->C = course::DeviceBuffer<float>(static_cast<std::size_t>(s.m) * s.n);
+  cublas_gemm_ex(slot->A.data(), slot->B.data(), slot->C.data(), s);
+  slot->reference = slot->C.to_host();
+  for (__half& h : a) h = __habs(h);
+  for (__half& h : b) h = __habs(h);
+  const course::DeviceBuffer<__half> abs_a(a), abs_b(b);
+  cublas_gemm_ex(abs_a.data(), abs_b.data(), slot->C.data(), s);
+  slot->magnitude = slot->C.to_host();
+  return *slot;
+}
+
+// Both results may be gamma_(2 (k + 2)) times the magnitude from the exact product
+// (tests/08-tensor-core-gemm/tensor_core_gemm_testing.hpp says why), so twice that apart.
+bool agrees_with_cublas(Inputs& in, const Run& run, Shape s) {
+  in.C.fill_bytes(course::kPoisonByte);
+  run(in.A.data(), in.B.data(), in.C.data(), s);
+  COURSE_CHECK(cudaDeviceSynchronize());
+  const std::vector<float> got = in.C.to_host();
+  const double relative =
+      2.1 * course::rounding_gamma<float>(2 * (static_cast<std::size_t>(s.k) + 2));
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    const double bound = relative * in.magnitude[i] + 1e-30;
+    if (!(std::fabs(double(got[i]) - in.reference[i]) <= bound)) return false;
+  }
+  return true;
+}
+
+course::bench::ReferenceRates<Key>& cublas_gflops() {
+  static course::bench::ReferenceRates<Key> measured;
+  return measured;
+}
+
+std::string suffix(Shape s) {
+  return "/" + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
+}
+
+benchmark::internal::Benchmark* timed(benchmark::internal::Benchmark* row, int repetitions) {
+  return course::bench::sampled(row, repetitions > 1 ? course::matmul::kSamplesPerRepetition : 1)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Repetitions(repetitions)
+      ->DisplayAggregatesOnly(true);
+}
+
+void register_row(const std::string& name, Run run, Shape s, bool vendor,
+                  const std::string& why_wrong, int repetitions,
+                  const benchmark::UserCounters& counters = {}) {
+  timed(benchmark::RegisterBenchmark(
+            (name + suffix(s)).c_str(),
+            [=](benchmark::State& state) {
+              for (const auto& [counter, value] : counters) state.counters[counter] = value;
+              Inputs& in = inputs_for(s);
+              if (!course::bench::skip_unless_correct(state, agrees_with_cublas(in, run, s),
+                                                      why_wrong)) {
+                return;
+              }
+              const auto timing = course::bench::time_gpu(
+                  state, [&] { run(in.A.data(), in.B.data(), in.C.data(), s); });
+              const double flops = course::matmul::flops(s);
+              const Key key{s.m, s.k, s.n};
+              if (vendor) cublas_gflops().add(key, flops / timing.mean_seconds / 1e9);
+              course::bench::set_flops_counters(state, timing, flops,
+                                                cublas_gflops().median(key));
+            }),
+        repetitions);
+}
+
+Run shaped(tensor_core_gemm::Gemm gemm) {
+  return [gemm](const __half* A, const __half* B, float* C, Shape s) {
+    gemm(A, B, C, s.m, s.k, s.n);
+  };
+}
+
+std::string disagrees(const std::string& who, const char* implementation) {
+  return course::matmul::disagrees_with_cublas(
+      who, std::string("08-tensor-core-gemm:") + implementation);
+}
+
+}  // namespace
+
+void course::bench::register_chapter_benchmarks() {
+  using namespace tensor_core_gemm;
+  bool runs[kStepCount], exercise_ok[kStepCount];
+  for (int step = 1; step <= kStepCount; ++step) {
+    runs[step - 1] = why_step_cannot_run(step).empty();
+    exercise_ok[step - 1] = runs[step - 1] && (course::bench::profiling() ||
+                                               agrees_with_cublas(inputs_for({67, 64, 72}),
+                                                                  shaped(exercise_step(step)),
+                                                                  {67, 64, 72}));
+  }
+  for (const Shape s : {Shape::square(4096), Shape{4097, 4096, 4097}, Shape{4096, 1000, 336}}) {
+    register_row("cuBLAS/GemmEx_FP16_in_FP32_accumulate", cublas_gemm_ex, s, true,
+                 "cuBLAS disagrees with itself beyond the bound", 5);
+    course::matmul::register_cublas_row(s);
+    course::matmul::register_cublas_tf32_row(s);
+    for (int step = 1; step <= kStepCount; ++step) {
+      if (!runs[step - 1]) continue;
+      const std::string name = kSteps[step - 1].name;
+      const KernelResources used = solution_resources(step);
+      register_row("Exercise/" + name, shaped(exercise_step(step)), s, false,
+                   disagrees("the exercise's " + name, "exercise"), exercise_ok[step - 1] ? 5 : 1);
+      register_row("Solution/" + name, shaped(solution_step(step)), s, false,
+                   disagrees("the solution's " + name, "solution"), 5,
+                   {{"regs", used.registers}, {"spill_B", static_cast<double>(used.local_bytes)}});
+    }
+  }
+}

@@ -1,0 +1,131 @@
+// Chapter 08, tensor-core GEMM: from chapter 07's CUDA-core SGEMM to the tensor cores, with
+// FP16 inputs and FP32 accumulation, in four steps toward cuBLAS. The API that the exercise,
+// the solution and the known-wrong variants implement. Plain C++ apart from the CUDA runtime
+// and the FP16 type.
+//
+// C = A x B: A is m x k, B is k x n, C is m x n, all row-major device matrices; A and B hold
+// __half (FP16), C float (FP32). These are the names of the PTX manual and of cuBLAS, which
+// this chapter reads side by side (the course's P = M x N until chapter 07).
+// Any m, n >= 1. k must be a multiple of 8 (at least 8): every row of A then starts on 16
+// bytes, as the 16-byte copies and the Hopper tensor-memory accelerator require. Pad A's
+// columns and B's rows with zeros to the next multiple of 8 if yours is not. A and B must
+// start on 16 bytes (cudaMalloc gives 256); C on 4.
+#pragma once
+
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+#include "course/math.hpp"
+
+namespace tensor_core_gemm {
+
+// Every kernel puts one row of blocks per 128 rows of C in gridDim.y, which holds 65535.
+inline constexpr int kMaxRows = course::kMaxGridDimY * 128;
+
+// The shared argument checks (std::invalid_argument with what to pass instead): m, n >= 1;
+// k >= 8 and a multiple of 8; m <= kMaxRows; every matrix's element count below 2^31; no null
+// pointer; A and B 16-byte aligned, C 4-byte aligned.
+void check_arguments(const char* function, const __half* A, const __half* B, const float* C,
+                     int m, int k, int n);
+
+// "" when step `step` can run on the current GPU; otherwise why not, with the compute
+// capability it needs ("step 2 needs compute capability 8.0 or newer (mma.sync.m16n8k16,
+// cp.async); this GPU, NVIDIA T4, is 7.5"). Tests and benchmark rows SKIP with this text.
+std::string why_step_cannot_run(int step);
+
+// Thrown by a step's launcher on a GPU that cannot run it, with why_step_cannot_run's text.
+class StepNeedsAnotherGpu : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+void require_gpu_for_step(int step);
+
+// Step 4's barrier waits give up after kWatchdogSeconds (a barrier that never completes would
+// freeze the GPU): the kernel stops with a trap, which leaves this process's CUDA context
+// unusable. This says what the wait was for ("block (3, 1), warp 4 waited on stage 2 for
+// parity 1"), or "" when no wait gave up.
+inline constexpr int kWatchdogSeconds = 4;
+std::string barrier_timeout_report();
+
+namespace detail {
+// True when the sm_90a code of step 4 is what runs on the current GPU (a probe kernel compiled
+// like step 4 says so): compute capability 9.0 and a build that holds sm_90a code.
+bool sm90a_code_runs();
+}  // namespace detail
+
+// Steps 2-4 copy B 16 bytes at a time: its rows must start on 16 bytes, so n must be a
+// multiple of 8. When it is not, the launchers first copy B into rows of round_up(n, 8)
+// halves, zeros after column n (a few percent of the time at 4097 columns); this returns B
+// itself or that copy (a buffer kept for the next call, on the default stream).
+const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* ldb);
+
+// Registers per thread, local memory (spills, stack) and static shared memory of a kernel,
+// read with cudaFuncGetAttributes: the README's table, and the test that no step spills.
+struct KernelResources {
+  int registers = 0;
+  std::size_t local_bytes = 0;
+  std::size_t shared_bytes = 0;
+};
+KernelResources resources_of(const void* kernel);
+
+#define TENSOR_CORE_GEMM_DECLARE_STEPS                                                            \
+  /* Step 1: WMMA, 16 x 16 x 16 fragments whose layout the API hides (CC 7.0+). */                \
+  void step1_wmma(const __half* A, const __half* B, float* C, int m, int k, int n);              \
+  /* Step 2: mma.sync.m16n8k16 fed by ldmatrix; the fragments' layout is yours (CC 8.0+). */     \
+  void step2_mma_ldmatrix(const __half* A, const __half* B, float* C, int m, int k, int n);      \
+  /* Step 3: a 4-stage cp.async pipeline into XOR-swizzled tiles, 128 x 256 blocks (CC 8.0+). */ \
+  void step3_multistage_swizzle(const __half* A, const __half* B, float* C, int m, int k, int n);\
+  /* Step 4: Hopper: TMA loads, mbarriers, wgmma, producer and consumer warpgroups (sm_90a). */  \
+  void step4_wgmma_tma(const __half* A, const __half* B, float* C, int m, int k, int n);         \
+  /* Each step's kernel's registers and local memory (step 4: zeros where it is not compiled). */\
+  KernelResources step1_resources();                                                              \
+  KernelResources step2_resources();                                                              \
+  KernelResources step3_resources();                                                              \
+  KernelResources step4_resources();
+
+namespace solution {
+TENSOR_CORE_GEMM_DECLARE_STEPS
+}  // namespace solution
+
+namespace exercise {
+TENSOR_CORE_GEMM_DECLARE_STEPS
+}  // namespace exercise
+
+struct StepInfo {
+  int number;
+  const char* name;
+  const char* file;
+};
+inline constexpr StepInfo kSteps[] = {
+    {1, "step1_wmma", "step1_wmma.cu"},
+    {2, "step2_mma_ldmatrix", "step2_mma_ldmatrix.cu"},
+    {3, "step3_multistage_swizzle", "step3_multistage_swizzle.cu"},
+    {4, "step4_wgmma_tma", "step4_wgmma_tma.cu"},
+};
+inline constexpr int kStepCount = sizeof(kSteps) / sizeof(kSteps[0]);
+
+using Gemm = void (*)(const __half* A, const __half* B, float* C, int m, int k, int n);
+inline Gemm solution_step(int number) {
+  constexpr Gemm steps[] = {solution::step1_wmma, solution::step2_mma_ldmatrix,
+                            solution::step3_multistage_swizzle, solution::step4_wgmma_tma};
+  return steps[number - 1];
+}
+inline Gemm exercise_step(int number) {
+  constexpr Gemm steps[] = {exercise::step1_wmma, exercise::step2_mma_ldmatrix,
+                            exercise::step3_multistage_swizzle, exercise::step4_wgmma_tma};
+  return steps[number - 1];
+}
+inline KernelResources solution_resources(int number) {
+  switch (number) {
+    case 1: return solution::step1_resources();
+    case 2: return solution::step2_resources();
+    case 3: return solution::step3_resources();
+    default: return solution::step4_resources();
+  }
+}
+
+}  // namespace tensor_core_gemm

@@ -1,0 +1,125 @@
+// Host side of chapter 08's step 4, ready-made: the tensor maps that tell the TMA how a matrix
+// is laid out, the watchdog of the barrier waits, and the probe that says whether the GPU runs
+// the sm_90a code. Compiled like step 4 (meson.build: hopper_args).
+#include <cuda.h>
+#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
+
+#include <stdexcept>
+#include <string>
+
+#include "course/device_buffer.hpp"
+#include "course/errors.hpp"
+#include "course/testing.hpp"
+#include "tensor_core_gemm.cuh"
+#include "tensor_core_gemm_hopper.cuh"
+
+namespace tensor_core_gemm {
+
+namespace {
+
+// cuTensorMapEncodeTiled is a driver API function; the runtime hands out its address, so the
+// course needs no link with libcuda.
+PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static PFN_cuTensorMapEncodeTiled_v12000 function = [] {
+    void* address = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+#if CUDART_VERSION >= 12050
+    COURSE_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &address, 12000,
+                                                  cudaEnableDefault, &found));
+#else
+    COURSE_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &address, cudaEnableDefault,
+                                         &found));
+#endif
+    if (found != cudaDriverEntryPointSuccess || address == nullptr) {
+      throw std::runtime_error(
+          "the CUDA driver has no cuTensorMapEncodeTiled: step 4 needs a driver for CUDA 12.0 "
+          "or newer (./course doctor checks the driver)");
+    }
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(address);
+  }();
+  return function;
+}
+
+__global__ void sm90a_probe(int* answer) {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  *answer = 1;
+#else
+  *answer = 0;
+#endif
+}
+
+hopper::BarrierTimeout* mapped_report() {
+  static hopper::BarrierTimeout* report = [] {
+    void* host = nullptr;
+    COURSE_CHECK(cudaHostAlloc(&host, sizeof(hopper::BarrierTimeout), cudaHostAllocMapped));
+    return static_cast<hopper::BarrierTimeout*>(host);
+  }();
+  return report;
+}
+
+}  // namespace
+
+CUtensorMap make_tensor_map(const __half* matrix, int rows, int columns, int ld, int box_rows,
+                            int box_columns) {
+  CUtensorMap map{};
+  // Innermost dimension first: columns, then rows. Strides in bytes, for all but the first.
+  const cuuint64_t size[2] = {static_cast<cuuint64_t>(columns), static_cast<cuuint64_t>(rows)};
+  const cuuint64_t stride[1] = {static_cast<cuuint64_t>(ld) * sizeof(__half)};
+  const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_columns),
+                             static_cast<cuuint32_t>(box_rows)};
+  const cuuint32_t element_stride[2] = {1, 1};
+  const CUresult result = encode_tiled()(
+      &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<__half*>(matrix), size, stride, box,
+      element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (result != CUDA_SUCCESS) {
+    throw std::runtime_error("cuTensorMapEncodeTiled failed (CUresult " +
+                             std::to_string(static_cast<int>(result)) + ") for a " +
+                             std::to_string(rows) + " x " + std::to_string(columns) +
+                             " matrix with rows " + std::to_string(ld) + " halves apart");
+  }
+  return map;
+}
+
+hopper::Watchdog arm_watchdog() {
+  // The budget and the report's device address are asked of the driver once per process.
+  static const hopper::Watchdog armed = [] {
+    void* device_report = nullptr;
+    COURSE_CHECK(cudaHostGetDevicePointer(&device_report, mapped_report(), 0));
+    int device = 0, clock_khz = 0;
+    COURSE_CHECK(cudaGetDevice(&device));
+    COURSE_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
+    // Under compute-sanitizer every instruction is slower: a longer budget, the same message.
+    const long long seconds = kWatchdogSeconds * (course::under_sanitizer() ? 25 : 1);
+    return hopper::Watchdog{seconds * clock_khz * 1000,
+                            static_cast<hopper::BarrierTimeout*>(device_report)};
+  }();
+  *mapped_report() = hopper::BarrierTimeout{};
+  return armed;
+}
+
+std::string barrier_timeout_report() {
+  const hopper::BarrierTimeout* report = mapped_report();
+  if (report->happened == 0) return "";
+  return "block (" + std::to_string(report->block_x) + ", " + std::to_string(report->block_y) +
+         "), warp " + std::to_string(report->warp) + " waited on stage " +
+         std::to_string(report->stage) + " for parity " + std::to_string(report->parity);
+}
+
+namespace detail {
+
+bool sm90a_code_runs() {
+  course::DeviceBuffer<int> answer(1);
+  sm90a_probe<<<1, 1>>>(answer.data());
+  const cudaError_t launched = cudaGetLastError();
+  if (launched == cudaErrorNoKernelImageForDevice || launched == cudaErrorInvalidDeviceFunction) {
+    return false;
+  }
+  COURSE_CHECK(launched);
+  COURSE_CHECK(cudaDeviceSynchronize());
+  return answer.to_host()[0] == 1;
+}
+
+}  // namespace detail
+
+}  // namespace tensor_core_gemm

@@ -1,0 +1,263 @@
+// Device pieces of chapter 08, step 4 (Hopper, compute capability 9.0 with sm_90a code),
+// ready-made: the PTX of the Tensor Memory Accelerator (TMA), of the shared-memory barriers
+// (mbarrier) and of wgmma, each wrapped once and commented. Step 4 writes the pipeline that
+// uses them: who waits on which barrier with which parity, when bytes are expected, and where
+// wgmma's fence, commit and wait go. The host side (the tensor maps, the watchdog's report) is
+// tensor_core_gemm_hopper.cu (declared at the end of this file).
+//
+// Everything here compiles to nothing unless nvcc builds sm_90a code (TENSOR_CORE_GEMM_HOPPER):
+// wgmma and setmaxnreg exist only in that architecture-specific target, which runs on compute
+// capability 9.0 and no other. The meson.build compiles step 4 for it in addition to gpu_arch.
+#pragma once
+
+#include <cuda.h>  // CUtensorMap
+#include <cuda_fp16.h>
+
+#include <cstdint>
+
+#include "tensor_core_gemm_device.cuh"
+
+#if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define TENSOR_CORE_GEMM_HOPPER 1
+#endif
+
+namespace tensor_core_gemm::hopper {
+
+// ---- Deadlock watchdog ------------------------------------------------------------------------
+// A barrier whose phase never completes (bytes expected that never come, an arrive that never
+// happens, a wait on the wrong parity) would freeze the GPU and the terminal. Every wait below
+// gives up after `budget_cycles` clock cycles instead: it writes what it waited for to `report`
+// (page-locked host memory the GPU writes through) and stops the kernel with a trap. The host
+// then prints the report (course's test helper: "the kernel did not finish within 4 s: ...").
+struct BarrierTimeout {
+  int happened;  // 0 until a wait gives up
+  int block_x, block_y, warp, stage, parity;
+};
+struct Watchdog {
+  long long budget_cycles;
+  BarrierTimeout* report;  // device address of the mapped host memory
+};
+
+// ---- mbarrier: a barrier in shared memory that counts arrivals AND bytes ----------------------
+// A phase completes when `count` threads have arrived and every byte announced with
+// arrive_and_expect_bytes() has been written by the TMA. Each completion flips the barrier's
+// phase parity (0, 1, 0, ...); a waiter names the parity of the phase it waits for.
+
+// mbarrier.init: `count` arrivals per phase. Once, by one thread, before anyone uses it; then
+// fence_barrier_init() and __syncthreads().
+__device__ __forceinline__ void barrier_init(std::uint64_t* barrier, unsigned count) {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)),
+               "r"(count)
+               : "memory");
+#endif
+}
+
+// Makes the initialised barriers visible to the TMA (the "async proxy"), which completes them.
+__device__ __forceinline__ void fence_barrier_init() {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+// mbarrier.arrive.expect_tx: this thread arrives, and the current phase will also wait for
+// `bytes` more bytes of TMA copies (which name this barrier) to land.
+__device__ __forceinline__ void arrive_and_expect_bytes(std::uint64_t* barrier, unsigned bytes) {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
+                   shared_address(barrier)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+
+// mbarrier.arrive: this thread arrives (one of the `count` of the phase).
+__device__ __forceinline__ void arrive(std::uint64_t* barrier) {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier))
+               : "memory");
+#endif
+}
+
+// mbarrier.try_wait.parity: true once the phase with parity `parity` has completed. A barrier
+// that was just initialised counts as having completed a phase of parity 1 (so the first wait
+// of a stage that starts empty, on parity 1, passes at once).
+__device__ __forceinline__ bool phase_completed(std::uint64_t* barrier, int parity) {
+  std::uint32_t done = 1;
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile(
+      "{\n"
+      ".reg .pred p;\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+      "selp.u32 %0, 1, 0, p;\n"
+      "}\n"
+      : "=r"(done)
+      : "r"(shared_address(barrier)), "r"(parity)
+      : "memory");
+#endif
+  return done != 0;
+}
+
+// Waits for the phase of parity `parity` of `barrier` (the ring's stage `stage`, for the
+// report), at most the watchdog's budget; then reports and traps.
+__device__ __forceinline__ void wait(std::uint64_t* barrier, int parity, int stage,
+                                     const Watchdog& watchdog) {
+  if (phase_completed(barrier, parity)) return;
+  const long long start = clock64();
+  while (!phase_completed(barrier, parity)) {
+    if (clock64() - start > watchdog.budget_cycles) {
+      if (atomicExch(&watchdog.report->happened, 1) == 0) {
+        watchdog.report->block_x = blockIdx.x;
+        watchdog.report->block_y = blockIdx.y;
+        watchdog.report->warp = threadIdx.x / 32;
+        watchdog.report->stage = stage;
+        watchdog.report->parity = parity;
+        __threadfence_system();
+      }
+      __trap();
+    }
+  }
+}
+
+// ---- TMA: the Tensor Memory Accelerator -------------------------------------------------------
+// cp.async.bulk.tensor.2d: one thread asks the TMA to copy the box at element coordinates
+// (x = column, y = row) of the matrix that `map` describes (tensor_core_gemm_hopper.cu makes
+// the maps: box size, 128-byte swizzle, zeros outside the matrix) into shared memory at
+// `destination` (1024-byte aligned), and to count the box's bytes on `barrier` when they land.
+__device__ __forceinline__ void tma_load_2d(void* destination, const CUtensorMap* map,
+                                            std::uint64_t* barrier, int x, int y) {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%3, %4}], [%2];\n" ::"r"(shared_address(destination)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(shared_address(barrier)), "r"(x), "r"(y)
+      : "memory");
+#endif
+}
+
+// ---- wgmma: warpgroup matrix multiply-accumulate from shared memory ---------------------------
+// A shared-memory matrix descriptor (64 bits) tells wgmma where a tile is and how it is laid
+// out: the start address, two strides in bytes, and the swizzle. Both of this chapter's tiles
+// are in "128-byte swizzle" atoms as the TMA writes them: 8 rows of 128 bytes (1024 bytes), the
+// 16-byte pieces of row r XORed with r % 8. `leading_bytes` and `stride_bytes` are the distances
+// between atoms:
+//  - K-major (A: rows of k): stride_bytes = 1024 from one 8-row group to the next along m;
+//    leading_bytes is not used with this swizzle (1 by convention);
+//  - MN-major (B: rows of n): leading_bytes from one 64-column atom to the next along n,
+//    stride_bytes = 1024 from one 8-row group of k to the next.
+__device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile,
+                                                           unsigned leading_bytes,
+                                                           unsigned stride_bytes) {
+  const std::uint64_t address = shared_address(tile);
+  return ((address & 0x3FFFF) >> 4)                                  // bits 0-13: address / 16
+         | (static_cast<std::uint64_t>((leading_bytes >> 4) & 0x3FFF) << 16)  // bits 16-29
+         | (static_cast<std::uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32)   // bits 32-45
+         | (std::uint64_t{1} << 62);                                 // bits 62-63: 128-byte swizzle
+}
+
+// wgmma.fence: orders this warpgroup's earlier register and shared-memory accesses before the
+// wgmma that follow (required before the first wgmma, and after the accumulators were touched).
+__device__ __forceinline__ void wgmma_fence() {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+// wgmma.commit_group: the wgmma issued since the last commit form one group.
+__device__ __forceinline__ void wgmma_commit() {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
+#endif
+}
+
+// wgmma.wait_group PENDING: waits until at most PENDING groups are unfinished. Only after it
+// may the accumulators be read, or the shared tiles of the finished groups be overwritten.
+template <int PENDING>
+__device__ __forceinline__ void wgmma_wait() {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
+#endif
+}
+
+// Keeps the compiler from moving accesses of the accumulators across the asynchronous wgmma.
+__device__ __forceinline__ void keep_in_registers(float (&d)[128]) {
+#pragma unroll
+  for (int i = 0; i < 128; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16: d (64 x 256, FP32, 128 registers per
+// thread) += A (64 x 16 from shared memory, K-major) x B (16 x 256 from shared memory, N-major:
+// B's rows are k), issued by the whole warpgroup (4 warps). Asynchronous: it returns before the
+// product is done; wgmma_commit() closes a group of them, wgmma_wait<N>() waits for all but N
+// groups. Until then neither d nor the shared tiles may be touched. d[4 j + e] of warp w,
+// lane l (g = l / 4, t = l % 4) is C(16 w + g + 8 (e / 2), 8 j + 2 t + e % 2): mma.sync's C
+// fragment, repeated for the 32 columns groups of 8.
+__device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t a_descriptor,
+                                                 std::uint64_t b_descriptor) {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile(
+      "{\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 {"
+      "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+      "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "
+      "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "
+      "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, "
+      "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "
+      "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "
+      "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, "
+      "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
+      "}, %128, %129, 1, 1, 1, 0, 1;\n"
+      "}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+        "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+        "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+        "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+        "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+        "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+        "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+        "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),
+        "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]), "+f"(d[71]),
+        "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), "+f"(d[78]), "+f"(d[79]),
+        "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]),
+        "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]),
+        "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+        "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]), "+f"(d[111]),
+        "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]),
+        "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+      : "l"(a_descriptor), "l"(b_descriptor));
+#endif
+}
+
+// setmaxnreg: a warpgroup gives registers back (DEC) or takes more (INC), so that the
+// consumers, which hold 128 accumulators per thread, get the registers the producer does not
+// need. Every warp of the warpgroup must execute it with the same count.
+template <int REGISTERS>
+__device__ __forceinline__ void release_registers() {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
+#endif
+}
+template <int REGISTERS>
+__device__ __forceinline__ void claim_registers() {
+#if defined(TENSOR_CORE_GEMM_HOPPER)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
+#endif
+}
+
+}  // namespace tensor_core_gemm::hopper
+
+namespace tensor_core_gemm {
+
+// ---- Host side (tensor_core_gemm_hopper.cu), for step 4's launchers --------------------------
+// A TMA description of the row-major rows x columns matrix of halves at `matrix` (rows `ld`
+// halves apart, ld % 8 == 0, `matrix` 16-byte aligned), copied in boxes of box_rows x
+// box_columns (box_columns * 2 bytes <= 128, the swizzle's span) into 128-byte-swizzled shared
+// memory. Boxes that reach past the matrix are filled with zeros.
+CUtensorMap make_tensor_map(const __half* matrix, int rows, int columns, int ld, int box_rows,
+                            int box_columns);
+
+// Clears the watchdog's report and returns the budget and report address for a launch.
+hopper::Watchdog arm_watchdog();
+
+}  // namespace tensor_core_gemm

@@ -1,0 +1,139 @@
+// Host-side pieces shared by every implementation of chapter 08: the argument checks, which
+// step this GPU can run, the padded copy of B, and the kernels' resources.
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "course/device_buffer.hpp"
+#include "course/device_info.hpp"
+#include "course/errors.hpp"
+#include "tensor_core_gemm.cuh"
+
+namespace tensor_core_gemm {
+
+namespace {
+
+std::string say(const char* function, const std::string& what) {
+  return std::string(function) + ": " + what;
+}
+
+bool aligned(const void* pointer, std::uintptr_t bytes) {
+  return reinterpret_cast<std::uintptr_t>(pointer) % bytes == 0;
+}
+
+struct Gpu {
+  std::string name;
+  int major = 0, minor = 0;
+  bool sm90a = false;
+};
+
+// The current GPU, asked once per device (launchers ask on every call).
+const Gpu& current_gpu() {
+  static std::map<int, Gpu> known;
+  int device = 0;
+  COURSE_CHECK(cudaGetDevice(&device));
+  const auto found = known.find(device);
+  if (found != known.end()) return found->second;
+  const course::DeviceInfo info = course::query_device();
+  Gpu gpu{info.name, info.compute_capability_major, info.compute_capability_minor, false};
+  gpu.sm90a = gpu.major == 9 && gpu.minor == 0 && detail::sm90a_code_runs();
+  return known.emplace(device, gpu).first->second;
+}
+
+}  // namespace
+
+void check_arguments(const char* function, const __half* A, const __half* B, const float* C,
+                     int m, int k, int n) {
+  if (m < 1 || n < 1) {
+    throw std::invalid_argument(say(function, "m = " + std::to_string(m) + " and n = " +
+                                                  std::to_string(n) + " must both be at least 1"));
+  }
+  if (k < 8 || k % 8 != 0) {
+    throw std::invalid_argument(say(
+        function, "k = " + std::to_string(k) +
+                      " must be a positive multiple of 8 (rows of A start on 16 bytes): pad A's "
+                      "columns and B's rows with zeros to the next multiple of 8"));
+  }
+  if (m > kMaxRows) {
+    throw std::invalid_argument(say(function, "m = " + std::to_string(m) + " is more than the " +
+                                                  std::to_string(kMaxRows) +
+                                                  " rows the grids reach; multiply A in parts"));
+  }
+  constexpr long long kMaxElements = std::numeric_limits<int>::max();
+  const long long padded_n = (n + 7LL) / 8 * 8;
+  if (1LL * m * k > kMaxElements || 1LL * k * padded_n > kMaxElements ||
+      1LL * m * n > kMaxElements) {
+    throw std::invalid_argument(say(function, "a matrix of " + std::to_string(m) + " x " +
+                                                  std::to_string(k) + " x " + std::to_string(n) +
+                                                  " has 2^31 elements or more; multiply in parts"));
+  }
+  if (A == nullptr || B == nullptr || C == nullptr) {
+    throw std::invalid_argument(say(function, "A, B and C must be device pointers, not null"));
+  }
+  if (!aligned(A, 16) || !aligned(B, 16)) {
+    throw std::invalid_argument(say(function,
+                                    "A and B must start on 16 bytes (cudaMalloc's pointers do; "
+                                    "an offset into a matrix must be a multiple of 8 halves)"));
+  }
+  if (!aligned(C, alignof(float))) {
+    throw std::invalid_argument(say(function, "C must be aligned for float (4 bytes)"));
+  }
+}
+
+std::string why_step_cannot_run(int step) {
+  const Gpu& gpu = current_gpu();
+  const std::string this_gpu = "this GPU, " + gpu.name + ", is " + std::to_string(gpu.major) +
+                               "." + std::to_string(gpu.minor);
+  switch (step) {
+    case 1:
+      if (gpu.major >= 7) return "";
+      return "step 1 needs compute capability 7.0 or newer (WMMA); " + this_gpu;
+    case 2:
+    case 3:
+      if (gpu.major >= 8) return "";
+      return "step " + std::to_string(step) +
+             " needs compute capability 8.0 or newer (mma.sync.m16n8k16, cp.async); " + this_gpu;
+    case 4:
+      if (gpu.sm90a) return "";
+      if (gpu.major != 9 || gpu.minor != 0) {
+        return "step 4 needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only "
+               "in sm_90a code, which runs on no other GPU); " + this_gpu;
+      }
+      return "step 4's sm_90a code did not run on this GPU although it is 9.0: the build's "
+             "sm_90 code was picked instead; configure with -Dgpu_arch=sm_90a";
+    default:
+      throw std::invalid_argument("why_step_cannot_run: there is no step " +
+                                  std::to_string(step) + " (1 to " + std::to_string(kStepCount) +
+                                  ")");
+  }
+}
+
+void require_gpu_for_step(int step) {
+  const std::string why = why_step_cannot_run(step);
+  if (!why.empty()) throw StepNeedsAnotherGpu(why);
+}
+
+const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* ldb) {
+  *ldb = n;
+  if (n % 8 == 0) return B;
+  *ldb = (n + 7) / 8 * 8;
+  static course::DeviceBuffer<__half> padded;
+  const std::size_t needed = static_cast<std::size_t>(k) * *ldb;
+  if (padded.size() < needed) padded = course::DeviceBuffer<__half>(needed);
+  const std::size_t row_bytes = static_cast<std::size_t>(*ldb) * sizeof(__half);
+  const std::size_t width_bytes = static_cast<std::size_t>(n) * sizeof(__half);
+  COURSE_CHECK(cudaMemcpy2DAsync(padded.data(), row_bytes, B, width_bytes, width_bytes, k,
+                                 cudaMemcpyDeviceToDevice));
+  COURSE_CHECK(cudaMemset2DAsync(padded.data() + n, row_bytes, 0, row_bytes - width_bytes, k));
+  return padded.data();
+}
+
+KernelResources resources_of(const void* kernel) {
+  cudaFuncAttributes attributes{};
+  COURSE_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return {attributes.numRegs, attributes.localSizeBytes, attributes.sharedSizeBytes};
+}
+
+}  // namespace tensor_core_gemm

@@ -1,0 +1,162 @@
+// Exercise file: replace every TODO below with your code. Check it with
+//   ./course test 08.3
+// (or: meson test -C build --suite 08-tensor-core-gemm:exercise --print-errorlogs)
+// (generated from solutions/08-tensor-core-gemm/ by tools/sync_exercises.py)
+// Step 3: a multistage cp.async pipeline into XOR-swizzled shared tiles.
+// Changed from step 2, three things:
+//  - a bigger block: 128 x 256 of C with 8 warps of 64 x 64 (step 2: 128 x 128 with 4), so
+//    every value the block brings from global memory feeds twice the products;
+//  - a ring of kStages = 4 shared-memory stages of 64 along k, filled by cp.async (chapter
+//    07's step 5 had two): while the warps multiply slice t, slices t+1 .. t+3 are on their
+//    way, so the tensor cores rarely wait for memory, and a barrier comes once per 64 of k;
+//  - swizzled tiles instead of step 2's padded rows: each 16-byte piece of a tile row is stored
+//    at a position XORed with the low bits of its row number, so that the eight rows that one
+//    ldmatrix matrix reads still fall in eight different 16-byte bank groups (unswizzled and
+//    unpadded, rows 128 or 512 bytes apart would all hit the same one: 8 passes instead of 1),
+//    with no shared memory spent on padding. It is also the layout that step 4's hardware
+//    writes (TMA) and reads (wgmma). The same swizzle must be used to store (cp.async) and to
+//    load (ldmatrix).
+#include <cstdint>
+
+#include "course/errors.hpp"
+#include "course/math.hpp"
+#include "tensor_core_gemm.cuh"
+#include "tensor_core_gemm_device.cuh"
+
+namespace tensor_core_gemm::exercise {
+
+namespace {
+
+constexpr int BM = 128, BN = 256, BK = 64;
+constexpr int WARP_M = 64, WARP_N = 64;
+constexpr int MMA_M = 16, MMA_N = 8, MMA_K = 16;
+constexpr int TILES_M = WARP_M / MMA_M, TILES_N = WARP_N / MMA_N;  // 4 x 8 per warp
+constexpr int kThreads = (BM / WARP_M) * (BN / WARP_N) * 32;         // 256
+constexpr int kStages = 4;
+constexpr int A_STAGE = BM * BK, B_STAGE = BK * BN;  // halves per stage
+constexpr int kSharedBytes = kStages * (A_STAGE + B_STAGE) * 2;  // 192 KiB: dynamic shared memory
+
+// Where the 16-byte piece `piece` of a tile row `row` goes, in halves from the tile's start.
+// A's rows are BK = 64 halves = 128 bytes (8 pieces): one 128-byte bank line each.
+// B's rows are BN = 256 halves = 512 bytes (32 pieces): four bank lines each.
+__device__ __forceinline__ int a_offset(int row, int piece) {
+  int swizzled = piece;
+  // TODO: XOR the piece number with bits of the row, so that the 8 consecutive rows that one
+  //       ldmatrix matrix reads, at the same piece, land in 8 different 16-byte slots of the
+  //       128-byte bank line (and the pieces of a row stay a permutation of 0..7).
+  return row * BK + swizzled * 8;
+}
+__device__ __forceinline__ int b_offset(int row, int piece) {
+  int swizzled = piece;
+  // TODO: the same for B's rows of 32 pieces (keep each 8-piece bank line a permutation).
+  return row * BN + swizzled * 8;
+}
+
+// Starts the copies of slice `slice` (A's 128 x 64 and B's 64 x 256 at column `slice` / row
+// `slice`) into one stage; pieces outside the matrices become zeros (source_bytes 0).
+__device__ __forceinline__ void start_slice(const __half* A, const __half* B, int m, int k, int n,
+                                            int ldb, int block_row, int block_col, int slice,
+                                            __half* a_stage, __half* b_stage) {
+  constexpr int A_PIECES_PER_ROW = BK / 8, B_PIECES_PER_ROW = BN / 8;
+#pragma unroll
+  for (int round = 0; round < BM * A_PIECES_PER_ROW / kThreads; ++round) {
+    const int p = threadIdx.x + round * kThreads;
+    const int r = p / A_PIECES_PER_ROW, piece = p % A_PIECES_PER_ROW;
+    const int row = block_row + r, col = slice + piece * 8;
+    const bool inside = row < m && col < k;
+    copy_16_bytes_async(a_stage + a_offset(r, piece),
+                        inside ? A + static_cast<long long>(row) * k + col : A, inside ? 16 : 0);
+  }
+#pragma unroll
+  for (int round = 0; round < BK * B_PIECES_PER_ROW / kThreads; ++round) {
+    const int p = threadIdx.x + round * kThreads;
+    const int r = p / B_PIECES_PER_ROW, piece = p % B_PIECES_PER_ROW;
+    const int row = slice + r, col = block_col + piece * 8;
+    const bool inside = row < k && col < n;
+    copy_16_bytes_async(b_stage + b_offset(r, piece),
+                        inside ? B + static_cast<long long>(row) * ldb + col : B, inside ? 16 : 0);
+  }
+}
+
+__global__ void __launch_bounds__(kThreads)
+    multistage_swizzle_kernel(const __half* A, const __half* B, float* C, int m, int k, int n,
+                              int ldb) {
+  extern __shared__ __align__(128) __half shared[];
+  __half* a_stages = shared;                      // kStages x A_STAGE
+  __half* b_stages = shared + kStages * A_STAGE;  // kStages x B_STAGE
+  const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp_row = (warp / (BN / WARP_N)) * WARP_M;
+  const int warp_col = (warp % (BN / WARP_N)) * WARP_N;
+  const int slices = course::ceil_div(k, BK);
+  float acc[TILES_M][TILES_N][4] = {};
+
+  // TODO: the prologue: start the first kStages - 1 slices, each as one group of copies into
+  //       its own stage (a group even where there is no slice left, so that the counting in
+  //       the loop below stays the same for every k).
+
+  for (int t = 0; t < slices; ++t) {
+    const int stage = t % kStages;
+    // TODO: make slice t's stage ready for every warp to read; then start slice
+    //       t + kStages - 1 in the stage that slice t - 1 used (when is it free?).
+    const __half* a_tile = a_stages + stage * A_STAGE;
+    const __half* b_tile = b_stages + stage * B_STAGE;
+#pragma unroll
+    for (int kk = 0; kk < BK; kk += MMA_K) {
+      std::uint32_t a[TILES_M][4], b[TILES_N][2];
+#pragma unroll
+      for (int i = 0; i < TILES_M; ++i) {
+        // TODO: the lane's row address for ldmatrix, as in step 2, through the swizzle.
+      }
+#pragma unroll
+      for (int j = 0; j < TILES_N; j += 2) {
+        std::uint32_t r[4];
+        // TODO: the same for B.
+        b[j][0] = r[0];
+        b[j][1] = r[1];
+        b[j + 1][0] = r[2];
+        b[j + 1][1] = r[3];
+      }
+#pragma unroll
+      for (int i = 0; i < TILES_M; ++i) {
+#pragma unroll
+        for (int j = 0; j < TILES_N; ++j) mma_m16n8k16(acc[i][j], a[i], b[j]);
+      }
+    }
+  }
+  wait_for_async_copies<0>();  // no copy may still be in flight when the block exits
+
+  const int group = lane / 4, pair = (lane % 4) * 2;
+#pragma unroll
+  for (int i = 0; i < TILES_M; ++i) {
+#pragma unroll
+    for (int j = 0; j < TILES_N; ++j) {
+      const int row = block_row + warp_row + i * MMA_M + group;
+      const int col = block_col + warp_col + j * MMA_N + pair;
+      store_result_pair(C, m, n, row, col, acc[i][j][0], acc[i][j][1]);
+      store_result_pair(C, m, n, row + 8, col, acc[i][j][2], acc[i][j][3]);
+    }
+  }
+}
+
+}  // namespace
+
+void step3_multistage_swizzle(const __half* A, const __half* B, float* C, int m, int k, int n) {
+  check_arguments("step3_multistage_swizzle", A, B, C, m, k, n);
+  require_gpu_for_step(3);
+  int ldb = n;
+  const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
+  // More than 48 KiB of shared memory per block must be asked for (once per process is enough,
+  // but it is cheap).
+  COURSE_CHECK(cudaFuncSetAttribute(multistage_swizzle_kernel,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
+  multistage_swizzle_kernel<<<grid, kThreads, kSharedBytes>>>(A, b, C, m, k, n, ldb);
+  COURSE_CHECK(cudaGetLastError());
+}
+
+KernelResources step3_resources() {
+  return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel));
+}
+
+}  // namespace tensor_core_gemm::exercise

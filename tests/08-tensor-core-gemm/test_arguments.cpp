@@ -1,0 +1,80 @@
+// Host tests (no GPU): every step's launcher rejects what the kernels cannot do, with a message
+// that says what to pass instead; the checks come before any CUDA call.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+
+#include "course/testing.hpp"
+#include "tensor_core_gemm.cuh"
+
+namespace tensor_core_gemm {
+namespace {
+
+using course::invalid_argument_message;
+
+alignas(16) __half halves[16];
+alignas(16) float floats[4];
+
+std::string message(int step, int m, int k, int n, const __half* A = halves,
+                    const __half* B = halves, const float* C = floats) {
+  return invalid_argument_message(
+      [&] { solution_step(step)(A, B, const_cast<float*>(C), m, k, n); });
+}
+
+TEST(TensorCoreGemmArguments, NonPositiveSizesAreRejectedByEveryStep) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    for (auto [m, k, n] : {std::tuple{0, 8, 1}, {1, 8, 0}, {-5, 8, 3}}) {
+      const std::string text = message(step, m, k, n);
+      EXPECT_NE(text.find("at least 1"), std::string::npos) << kSteps[step - 1].name << ": " << text;
+    }
+  }
+}
+
+TEST(TensorCoreGemmArguments, KMustBeAPositiveMultipleOf8) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    for (const int k : {0, 1, 4, 12, 4097, -8}) {
+      const std::string text = message(step, 4, k, 4);
+      EXPECT_NE(text.find("multiple of 8"), std::string::npos) << "k = " << k << ": " << text;
+      EXPECT_NE(text.find("pad A's columns and B's rows with zeros"), std::string::npos) << text;
+    }
+  }
+}
+
+TEST(TensorCoreGemmArguments, MatricesBeyond32BitIndexingAreRejected) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    EXPECT_NE(message(step, 46344, 46344, 1).find("2^31"), std::string::npos);
+    EXPECT_NE(message(step, 1, 46344, 46341).find("2^31"), std::string::npos)
+        << "B, counted with its rows padded to a multiple of 8";
+    EXPECT_NE(message(step, 70000, 8, 40000).find("2^31"), std::string::npos) << "C";
+  }
+}
+
+TEST(TensorCoreGemmArguments, MoreRowsThanTheGridsReachAreRejected) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    const std::string text = message(step, kMaxRows + 1, 8, 1);
+    EXPECT_NE(text.find("rows the grids reach"), std::string::npos) << text;
+  }
+  EXPECT_EQ(kMaxRows, 65535 * 128);
+}
+
+TEST(TensorCoreGemmArguments, NullAndMisalignedPointersAreRejected) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    EXPECT_NE(message(step, 4, 8, 4, nullptr).find("null"), std::string::npos);
+    EXPECT_NE(message(step, 4, 8, 4, halves, halves, nullptr).find("null"), std::string::npos);
+    EXPECT_NE(message(step, 4, 8, 4, halves + 1).find("16 bytes"), std::string::npos) << "A";
+    EXPECT_NE(message(step, 4, 8, 4, halves, halves + 4).find("16 bytes"), std::string::npos)
+        << "B";
+    const float* odd = reinterpret_cast<const float*>(reinterpret_cast<const char*>(floats) + 2);
+    EXPECT_NE(message(step, 4, 8, 4, halves, halves, odd).find("aligned"), std::string::npos);
+  }
+}
+
+TEST(TensorCoreGemmArguments, TheExerciseShipsTheSameChecks) {
+  for (int step = 1; step <= kStepCount; ++step) {
+    EXPECT_THROW(exercise_step(step)(halves, halves, floats, 4, 12, 4), std::invalid_argument);
+  }
+}
+
+}  // namespace
+}  // namespace tensor_core_gemm

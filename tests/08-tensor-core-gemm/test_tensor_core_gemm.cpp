@@ -1,0 +1,110 @@
+// GPU tests of chapter 08 against the solution (suite "solution") and the exercise (suite
+// "exercise"): every step at every m and every n from 1 to 70, at k from 8 to 72; on
+// rectangular shapes (one row, one column, k = 8, k = 1000, n not a multiple of 8); and at
+// 1000, 1023 and 1025. Every element against the exact product of the same FP16 values within
+// the bound of tensor_core_gemm_testing.hpp, the matrices between NaN guard zones. A step this
+// GPU cannot run SKIPs, saying which compute capability it needs. Plus: no step's kernel spills.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "course/testing.hpp"
+#include "tensor_core_gemm.cuh"
+#include "tensor_core_gemm_testing.hpp"
+
+namespace tensor_core_gemm {
+namespace {
+
+using testing::Shape;
+enum class Implementation { solution, exercise };
+using Case = std::tuple<Implementation, int>;  // implementation, step number
+
+testing::GemmUnderTest under_test(Implementation impl, int step) {
+  const bool solution = impl == Implementation::solution;
+  const Gemm run = solution ? solution_step(step) : exercise_step(step);
+  return {kSteps[step - 1].name,
+          std::string(solution ? "solutions" : "exercises") + "/08-tensor-core-gemm/" +
+              kSteps[step - 1].file,
+          [run](const __half* A, const __half* B, float* C, Shape s) { run(A, B, C, s.m, s.k, s.n); }};
+}
+
+// Stops at the first wrong shape: one message per test, not seventy.
+void expect_all_match(const testing::GemmUnderTest& gemm, const std::vector<Shape>& shapes) {
+  for (const Shape& shape : shapes) {
+    const ::testing::AssertionResult verdict = testing::matches_cpu(gemm, shape);
+    if (!verdict) {
+      ADD_FAILURE() << verdict.message();
+      return;
+    }
+  }
+}
+
+class TensorCoreGemm : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    const std::string why = why_step_cannot_run(std::get<1>(GetParam()));
+    if (!why.empty()) GTEST_SKIP() << "skipped, not passed: " << why;
+  }
+};
+
+// m = w and n = 71 - w for w = 1..70 (every m and every n from 1 to 70 once), then squares,
+// with k cycling through 8, 16, ..., 72 (below, at and above one slice of every step).
+TEST_P(TensorCoreGemm, MatchesCpuForEveryMAndNFrom1To70) {
+  const auto [impl, step] = GetParam();
+  std::vector<Shape> shapes;
+  for (int w = 1; w <= 70; ++w) shapes.push_back({w, 8 * (1 + w % 9), 71 - w});
+  for (int w = 1; w <= 70; w += 3) shapes.push_back({w, 8 * (1 + (w + 4) % 9), w});
+  expect_all_match(under_test(impl, step), shapes);
+}
+
+TEST_P(TensorCoreGemm, MatchesCpuForRectangularShapes) {
+  const auto [impl, step] = GetParam();
+  expect_all_match(under_test(impl, step),
+                   {{1, 1000, 1}, {1000, 8, 1}, {1, 8, 1000}, {33, 16, 65}, {129, 72, 31},
+                    {70, 1000, 65}, {256, 8, 264}, {200, 136, 300}, {130, 264, 257},
+                    {300, 520, 600}});
+}
+
+TEST_P(TensorCoreGemm, MatchesCpuForLargeSizesAroundAThousand) {
+  if (course::under_sanitizer()) GTEST_SKIP() << "minutes under compute-sanitizer";
+  const auto [impl, step] = GetParam();
+  expect_all_match(under_test(impl, step),
+                   {{1000, 1000, 1000}, {1023, 1024, 1023}, {1025, 1024, 1025}});
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  return kSteps[std::get<1>(info.param) - 1].name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, TensorCoreGemm,
+                         ::testing::Combine(::testing::Values(Implementation::solution),
+                                            ::testing::Range(1, kStepCount + 1)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Exercise, TensorCoreGemm,
+                         ::testing::Combine(::testing::Values(Implementation::exercise),
+                                            ::testing::Range(1, kStepCount + 1)),
+                         case_name);
+
+// ---- Registers: no step may spill to local memory --------------------------------------------
+class Resources : public ::testing::TestWithParam<int> {};
+
+TEST_P(Resources, NoStepSpillsToLocalMemory) {
+  const int step = GetParam();
+  const std::string why = why_step_cannot_run(step);
+  if (!why.empty()) GTEST_SKIP() << "skipped, not passed: " << why;
+  const KernelResources used = solution_resources(step);
+  EXPECT_EQ(used.local_bytes, 0u) << kSteps[step - 1].name << " uses " << used.registers
+                                  << " registers and " << used.local_bytes
+                                  << " bytes of local memory (spills or a stack frame)";
+  EXPECT_GT(used.registers, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, Resources, ::testing::Range(1, kStepCount + 1),
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return std::string(kSteps[info.param - 1].name);
+                         });
+
+}  // namespace
+}  // namespace tensor_core_gemm
