@@ -712,6 +712,218 @@ def ch07_tile_nesting():
     return svg
 
 
+# ---------------------------------------------------------------------------------------------
+# Chapter 08
+# ---------------------------------------------------------------------------------------------
+
+def ch08_mma_fragment_a():
+    """The A fragment of mma.sync.aligned.m16n8k16: 16 x 16 halves. With g = lane / 4 and
+    t = lane % 4, lane l holds a0 = A(g, 2t..2t+1), a1 = A(g+8, 2t..2t+1), a2 = A(g, 2t+8..2t+9),
+    a3 = A(g+8, 2t+8..2t+9). ldmatrix.x4: lane l gives the address of row l % 16 at column
+    (l / 16) * 8, so lanes 8i..8i+7 address matrix i, which lands in register a_i."""
+    cw, ch = 26, 22
+    x0, y0 = 56, 84
+    svg = Svg(800, 668, "The A fragment of mma.sync m16n8k16: which lane holds which two halves "
+                        "of A in which register, and how ldmatrix.x4 loads it")
+    svg.text(20, 24, "A fragment of mma.sync.aligned.m16n8k16: 16 x 16 halves, 4 registers of "
+                     "2 halves in each lane", size=14, anchor="start", bold=True)
+    svg.text(x0 + 8 * cw, y0 - 26, "column of A (k)", size=11, fill=GREY)
+    for c in range(16):
+        svg.text(x0 + c * cw + cw / 2, y0 - 8, str(c), size=10, fill=GREY)
+    svg.text(x0 - 8, y0 - 8, "row", size=10, anchor="end", fill=GREY)
+    for r in range(16):
+        svg.text(x0 - 8, y0 + r * ch + ch / 2 + 4, str(r), size=10, anchor="end", fill=GREY)
+        for p in range(8):  # a pair of columns 2p, 2p + 1: one 32-bit register
+            reg = 2 * (p // 4) + r // 8
+            lane = 4 * (r % 8) + p % 4
+            svg.cell(x0 + 2 * p * cw, y0 + r * ch, 2 * cw, ch, f"T{lane}",
+                     fill=THREAD_COLOURS[reg], size=11)
+    svg.rect(x0, y0, 16 * cw, 16 * ch, width=2.5)
+    svg.line(x0 + 8 * cw, y0, x0 + 8 * cw, y0 + 16 * ch, width=2.5)
+    svg.line(x0, y0 + 8 * ch, x0 + 16 * cw, y0 + 8 * ch, width=2.5)
+    # The legend: the four registers.
+    lx = x0 + 16 * cw + 24
+    svg.text(lx, y0 + 4, "g = lane / 4, t = lane % 4", size=13, anchor="start", bold=True)
+    quadrant = ["rows 0-7, columns 0-7", "rows 8-15, columns 0-7", "rows 0-7, columns 8-15",
+                "rows 8-15, columns 8-15"]
+    formula = ["A(g, 2t..2t+1)", "A(g+8, 2t..2t+1)", "A(g, 2t+8..2t+9)", "A(g+8, 2t+8..2t+9)"]
+    for i in range(4):
+        y = y0 + 22 + i * 44
+        svg.cell(lx, y, 34, 22, f"a{i}", fill=THREAD_COLOURS[i], size=12, bold=True)
+        svg.text(lx + 44, y + 10, f"a{i} = {formula[i]}", size=12, anchor="start")
+        svg.text(lx + 44, y + 26, quadrant[i], size=11, anchor="start", fill=GREY)
+    for k, s in enumerate(["Each cell: one 32-bit register of", "one lane = 2 halves (2 columns).",
+                           "Row r is held by lanes 4(r % 8)", "to 4(r % 8) + 3; each lane holds",
+                           "8 halves, 2 in each quadrant."]):
+        svg.text(lx, y0 + 214 + k * 18, s, size=12, anchor="start")
+    # ldmatrix.x4: lanes 8i..8i+7 give the row addresses of matrix i.
+    y = y0 + 16 * ch + 40
+    svg.text(20, y, "ldmatrix.x4 loads it: each lane gives one row address, matrix i lands in "
+                    "register a_i", size=13, anchor="start", bold=True)
+    svg.text(20, y + 20, "each lane points at row lane % 16, column (lane / 16) * 8 of the 16 x 16 "
+                         "tile (16 bytes: 8 halves from there)", size=12, anchor="start")
+    for i in range(4):
+        gx, gy = 20 + i * 194, y + 36
+        for j in range(8):
+            svg.cell(gx + j * 22, gy, 22, 22, str(8 * i + j), fill=THREAD_COLOURS[i], size=10)
+        r0, c0 = 8 * (i % 2), 8 * (i // 2)
+        svg.text(gx + 88, gy + 38, f"lanes {8 * i}-{8 * i + 7}: rows {r0}-{r0 + 7},", size=12)
+        svg.text(gx + 88, gy + 54, f"column {c0}", size=12)
+        svg.line(gx + 88, gy + 60, gx + 88, gy + 84, arrow=True)
+        svg.cell(gx, gy + 86, 176, 26, f"matrix {i} into a{i}", fill=THREAD_COLOURS[i], size=12,
+                 bold=True)
+    svg.text(20, y + 172, "From each 8 x 8 matrix i, a lane receives row lane / 4, halves "
+                          "2(lane % 4) and 2(lane % 4) + 1: its register a_i above.", size=12,
+             anchor="start")
+    return svg
+
+
+def ch08_swizzle():
+    """A shared tile with rows of 128 bytes = 8 pieces of 16 bytes (8 halves). Piece c of row r
+    is stored at slot c (unswizzled) or at slot c ^ (r % 8) (swizzled: step 3, and the TMA's
+    128-byte swizzle). Slot s covers banks 4s..4s+3 (32 banks of 4 bytes). One 8 x 8 matrix of
+    ldmatrix reads piece 0 of rows 0..7."""
+    cw, ch = 42, 28
+    svg = Svg(800, 545, "The XOR swizzle: where the 16-byte pieces of 128-byte rows are stored, "
+                        "and how many passes one ldmatrix matrix needs, without and with it")
+    svg.text(20, 24, "XOR swizzle of a shared tile: rows of 128 bytes = 8 pieces of 16 bytes "
+                     "(8 halves)", size=14, anchor="start", bold=True)
+    svg.text(20, 44, "Numbers: the piece stored in each slot. Orange: piece 0 of rows 0-7, what "
+                     "one 8 x 8 matrix of ldmatrix reads.", size=12, anchor="start")
+    panels = [("Unswizzled: piece c at slot c", lambda r, c: c),
+              ("Swizzled: piece c at slot c ^ x, x by row", lambda r, c: c ^ (r % 8))]
+    for k, (title, slot_of) in enumerate(panels):
+        px, y0 = 56 + k * 400, 136
+        svg.text(px + 4 * cw, 76, title, size=13, bold=True)
+        for s in range(8):
+            svg.text(px + s * cw + cw / 2, 96, f"slot {s}", size=10)
+            svg.text(px + s * cw + cw / 2, 109, "banks", size=10, fill=GREY)
+            svg.text(px + s * cw + cw / 2, 122, f"{4 * s}-{4 * s + 3}", size=10, fill=GREY)
+        reads = [0] * 8
+        for r in range(8):
+            svg.text(px - 6, y0 + r * ch + ch / 2 + 4, f"row {r}", size=11, anchor="end")
+            for c in range(8):
+                s = slot_of(r, c)
+                if c == 0:
+                    reads[s] += 1
+                svg.cell(px + s * cw, y0 + r * ch, cw, ch, str(c),
+                         fill=ORANGE if c == 0 else "white", size=12, bold=(c == 0))
+        svg.rect(px, y0, 8 * cw, 8 * ch, width=2)
+        y = y0 + 8 * ch + 12
+        svg.text(px - 6, y + 17, "reads", size=11, anchor="end")
+        for s in range(8):
+            n = reads[s]
+            fill = LIGHT if n == 0 else (GREEN if n == 1 else VERMILION)
+            svg.cell(px + s * cw, y, cw, 24, str(n), fill=fill, size=12, stroke=GREY, bold=True)
+        verdict = ("all 8 in banks 0-3: 8 passes" if max(reads) == 8
+                   else "8 different slots: 1 pass")
+        svg.text(px + 4 * cw, y + 50, verdict, size=14, bold=True,
+                 fill=VERMILION if max(reads) > 1 else GREEN)
+    y = 462
+    for line in (
+            "Shared memory has 32 banks of 4 bytes; a 16-byte piece spans 4 of them, so a 128-byte "
+            "row covers every bank once.",
+            "Unswizzled, piece c of every row sits in banks 4c..4c+3: the 8 rows of one ldmatrix "
+            "matrix collide, one pass each.",
+            "Swizzled, the 8 rows put their piece c in 8 different slots, for every c: one pass "
+            "serves all 8."):
+        svg.text(20, y, line, size=12, anchor="start")
+        y += 18
+    svg.text(20, y + 14, "slot = piece ^ x, with a different x (0-7) for each of the 8 rows: the "
+                         "same function for the copy and for ldmatrix", size=13, anchor="start",
+             bold=True)
+    return svg
+
+
+def ch08_producer_consumer_ring():
+    """Step 4 (Hopper): kStages = 4 stages of A's 128 x 64 and B's 64 x 256 tiles, barriers
+    full[s] (count 1, plus the stage's 48 KiB) and empty[s] (count 8: one arrive per consumer
+    warp). Slice t uses stage s = t % 4 in lap t / 4. Producer (warpgroup 0, thread 0):
+    wait(empty[s], (lap & 1) ^ 1), arrive_and_expect_bytes(full[s], 48 KiB), 5 TMA copies.
+    Consumers (warpgroups 1, 2): wait(full[s], lap & 1), wgmma, arrive(empty[s])."""
+    svg = Svg(800, 696, "Step 4's pipeline on Hopper: a producer warpgroup, two consumer "
+                        "warpgroups, and a ring of 4 shared-memory stages with full and empty "
+                        "barriers")
+    svg.text(20, 24, "Step 4 on Hopper: one producer, two consumers, a ring of 4 stages with two "
+                     "mbarriers each", size=14, anchor="start", bold=True)
+    svg.text(20, 44, "Slice t (64 along k) uses stage s = t % 4 in lap t / 4; a stage holds A's "
+                     "128 x 64 tile and B's 64 x 256 tile: 48 KiB", size=12, anchor="start")
+    top, row = 112, 52
+    for s in range(4):
+        y = top + s * row
+        svg.cell(207, y + 10, 76, 26, f"empty[{s}]", fill=YELLOW, size=12)
+        svg.cell(517, y + 10, 76, 26, f"full[{s}]", fill=GREEN, size=12)
+        svg.rect(296, y, 208, 44, fill=LIGHT, stroke=GREY)
+        svg.text(400, y + 12, f"stage {s}: slices {s}, {s + 4}, {s + 8}, ...", size=10)
+        svg.cell(300, y + 16, 60, 24, "A 128x64", fill="white", size=10)
+        for box in range(4):
+            svg.cell(364 + box * 34.5, y + 16, 34.5, 24, "64x64", fill="white", size=10)
+    svg.rect(200, top - 6, 90, 4 * row + 4, stroke=GREY, dash="4 3")
+    svg.rect(510, top - 6, 90, 4 * row + 4, stroke=GREY, dash="4 3")
+    svg.text(296, top + 4 * row + 14, "A: 1 box 128 x 64 (16 KiB); B: 4 boxes 64 x 64 (32 KiB)",
+             size=11, anchor="start", fill=GREY)
+    # The two roles.
+    for x, fill, lines in ((20, ORANGE, ["warpgroup 0", "producer:", "thread 0 issues",
+                                         "the TMA copies,", "the other 127 return"]),
+                           (630, SKY, ["warpgroups 1, 2", "consumers:", "64 rows each of",
+                                       "the 128 x 256", "block tile"])):
+        svg.rect(x, top + 30, 150, 150, fill=fill)
+        for k, s in enumerate(lines):
+            svg.text(x + 75, top + 58 + k * 22, s, size=12, bold=(k < 2))
+    mid = top + 105
+    # producer -> full -> consumers, consumers -> empty -> producer.
+    svg.line(95, top + 30, 95, 80, width=2)
+    svg.line(95, 80, 555, 80, width=2)
+    svg.line(555, 80, 555, top - 8, width=2, arrow=True)
+    svg.text(325, 74, "arrive_and_expect_bytes(full[s], 48 KiB); 5 TMA copies: complete_tx",
+             size=11)
+    svg.line(400, 80, 400, top - 2, dash="4 3", arrow=True)
+    svg.line(602, mid, 628, mid, width=2, arrow=True)
+    svg.text(615, mid - 8, "wait", size=11)
+    svg.line(705, top + 180, 705, top + 4 * row + 30, width=2)
+    svg.line(705, top + 4 * row + 30, 245, top + 4 * row + 30, width=2)
+    svg.line(245, top + 4 * row + 30, 245, top + 4 * row, width=2, arrow=True)
+    svg.text(475, top + 4 * row + 46, "arrive(empty[s]): lane 0 of each consumer warp, "
+                                      "8 arrivals complete the phase", size=11)
+    svg.line(198, mid, 172, mid, width=2, arrow=True)
+    svg.text(185, mid - 8, "wait", size=11)
+    # Each side's loop.
+    y = 400
+    for x, head, lines in (
+            (20, "Producer, slice t:", ["1. wait(empty[s], parity (lap & 1) ^ 1)",
+                                        "2. arrive_and_expect_bytes(full[s], 48 KiB)",
+                                        "3. 5 TMA copies: A 1 box 128 x 64, B 4 boxes",
+                                        "64 x 64, each one complete_tx on full[s]"]),
+            (410, "Consumers, slice t (each warpgroup):", [
+                "1. wait(full[s], parity lap & 1)", "2. wgmma_fence()",
+                "3. 4 x wgmma m64n256k16 (k steps of 16)",
+                "4. wgmma_commit(); wgmma_wait<0>()",
+                "5. arrive(empty[s]) by lane 0 of each warp"])):
+        svg.text(x, y, head, size=12, anchor="start", bold=True)
+        for k, s in enumerate(lines):
+            indent = 10 if s[0].isdigit() else 27  # a continuation line lines up with the text
+            svg.text(x + indent, y + 20 + k * 18, s, size=12, anchor="start")
+    # The parities of the first two laps.
+    y, lx, cw = 514, 250, 58
+    table = [("slice t", lambda t: str(t)), ("stage s = t % 4", lambda t: str(t % 4)),
+             ("lap = t / 4", lambda t: str(t // 4)),
+             ("producer's parity on empty[s]", lambda t: str((t // 4 & 1) ^ 1)),
+             ("consumers' parity on full[s]", lambda t: str(t // 4 & 1))]
+    for k, (name, value) in enumerate(table):
+        svg.text(lx - 8, y + k * 22 + 15, name, size=12, anchor="end", bold=(k == 0))
+        for t in range(9):
+            label = value(t) if t < 8 else "..."
+            fill = LIGHT if k == 0 else ("#F4F4F4" if t // 4 % 2 else "white")
+            svg.cell(lx + t * cw, y + k * 22, cw, 22, label, fill=fill, size=11, stroke=GREY)
+    svg.text(20, y + 138, "each completed phase flips the parity: 0, 1, 0, ... (a fresh barrier "
+                          "counts as having completed parity 1)", size=12, anchor="start",
+             bold=True)
+    svg.text(20, y + 158, "so lap 0's waits on empty[s] pass at once; full[s] completes when the "
+                          "producer has arrived and all 48 KiB have landed.", size=12,
+             anchor="start")
+    return svg
+
+
 FIGURES = {
     "chapters/00-first-kernel/figures/round-trip.svg": ch00_round_trip,
     "chapters/01-sum-of-squares/figures/contiguous-vs-interleaved.svg":
@@ -724,6 +936,10 @@ FIGURES = {
     "chapters/05-reduction/figures/bank-conflicts.svg": ch05_banks,
     "chapters/06-warp-reduction/figures/shfl-down.svg": ch06_shuffle_down,
     "chapters/07-register-tiled-sgemm/figures/tile-nesting.svg": ch07_tile_nesting,
+    "chapters/08-tensor-core-gemm/figures/mma-fragment-a.svg": ch08_mma_fragment_a,
+    "chapters/08-tensor-core-gemm/figures/swizzle.svg": ch08_swizzle,
+    "chapters/08-tensor-core-gemm/figures/producer-consumer-ring.svg":
+        ch08_producer_consumer_ring,
 }
 
 

@@ -23,7 +23,7 @@ class Figures(unittest.TestCase):
 
     def test_every_chapter_has_a_figure(self):
         chapters = {path.split("/")[1] for path in self.figures}
-        for n in ("01", "02", "03", "04", "05", "06", "07"):
+        for n in ("01", "02", "03", "04", "05", "06", "07", "08"):
             self.assertTrue(any(c.startswith(n + "-") for c in chapters), n)
 
     def test_each_figure_is_well_formed_svg_with_text_labels_and_a_title(self):

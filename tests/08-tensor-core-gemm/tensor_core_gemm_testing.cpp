@@ -101,7 +101,6 @@ void run_and_wait(const GemmUnderTest& gemm, const std::function<void()>& run) {
             << gemm.source_file
             << "\n  The GPU stopped the kernel, which ends this test program: the other tests "
                "did not run.\n";
-    std::cout << message.str() << std::flush;
     std::cerr << message.str() << std::flush;
     std::_Exit(kBarrierTimeoutExit);
   }

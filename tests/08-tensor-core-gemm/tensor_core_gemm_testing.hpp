@@ -50,7 +50,7 @@ std::vector<__half> random_halves(int rows, int columns, std::uint64_t seed);
 
 // Runs `run` and waits for it; if step 4's watchdog stopped the kernel, prints "the kernel did
 // not finish within 4 s: a barrier that is never completed? (...)" and the file to edit to
-// stdout and stderr and ends the program with kBarrierTimeoutExit. Other CUDA errors throw.
+// stderr and ends the program with kBarrierTimeoutExit. Other CUDA errors throw.
 void run_and_wait(const GemmUnderTest& gemm, const std::function<void()>& run);
 
 }  // namespace tensor_core_gemm::testing

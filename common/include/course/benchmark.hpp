@@ -1,7 +1,8 @@
 // Google Benchmark glue shared by every chapter's benchmark, bench_<name>.cu when the benchmark
 // itself needs device code (the reduction chapters call CUB, whose device-wide algorithms are
-// templates that nvcc must compile), bench_<name>.cpp otherwise (the matmul chapters: cuBLAS is
-// a host library, and their kernels are called through launchers):
+// templates that nvcc must compile; chapter 08 times a kernel of its own, the mma.sync
+// ceiling), bench_<name>.cpp otherwise (chapters 02-07: cuBLAS is a host library, and their
+// kernels are called through launchers):
 //  - time_gpu(): manual timing with CUDA events, L2 flushed before every sample;
 //  - counters computed from the measured GPU time (GB/s, % of peak DRAM bandwidth, GFLOP/s);
 //  - skip_unless_correct(): a wrong exercise is never timed;

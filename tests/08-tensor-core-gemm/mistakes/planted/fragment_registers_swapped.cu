@@ -14,7 +14,7 @@
 // mma instead of step 1's 2 and 4, and the warp has 32 independent mma per step of k. The shared rows are 8 halves (16 bytes) longer than the tile: the eight rows that
 // one ldmatrix matrix reads then start in eight different 16-byte bank groups, and are read in
 // one pass (unpadded, they would sit 64 or 256 bytes apart, in the same banks, and wait for
-// each other; ./course profile 08.2 counts the conflicts).
+// each other).
 #include <cstdint>
 
 #include "course/errors.hpp"

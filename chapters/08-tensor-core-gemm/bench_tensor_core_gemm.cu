@@ -4,11 +4,15 @@
 // 4096 x 1000 x 336 (m x k x n); plus chapter 07's cuBLAS FP32 and TF32 rows for scale (their
 // own %ref is of the FP32 row). A step this GPU cannot run has no row. Counters: registers per
 // thread and local memory (spill) bytes of each step's kernel.
+// One more row, "Ceiling/mma_sync_from_registers_only": a kernel that does nothing but
+// mma.sync.m16n8k16 on registers, no memory at all: the most that steps 2 and 3 could reach on
+// this GPU, in the same run. (A .cu file for that kernel; the rest is host code.)
 //   meson test -C build --benchmark --suite 08-tensor-core-gemm --verbose
 #include <cublas_v2.h>
 #include <cuda_fp16.h>
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -24,6 +28,7 @@
 #include "course/random.hpp"
 #include "course/rounding.hpp"
 #include "tensor_core_gemm.cuh"
+#include "tensor_core_gemm_device.cuh"
 
 namespace {
 
@@ -135,6 +140,39 @@ void register_row(const std::string& name, Run run, Shape s, bool vendor,
         repetitions);
 }
 
+// Eight independent accumulators per lane, so that the tensor cores never wait for a previous
+// mma's result; the inputs depend on the lane so that nothing is constant.
+constexpr int kCeilingWarps = 8, kCeilingChains = 8, kCeilingIterations = 4096;
+__global__ void __launch_bounds__(kCeilingWarps * 32) mma_sync_from_registers_only(float* sink) {
+  const std::uint32_t a[4] = {threadIdx.x, 2u, 3u, 4u}, b[2] = {5u, threadIdx.x};
+  float d[kCeilingChains][4] = {};
+  for (int i = 0; i < kCeilingIterations; ++i) {
+#pragma unroll
+    for (int c = 0; c < kCeilingChains; ++c) tensor_core_gemm::mma_m16n8k16(d[c], a, b);
+  }
+  float sum = 0.0f;
+  for (const auto& chain : d) sum += chain[0] + chain[1] + chain[2] + chain[3];
+  if (sum == 1.0f) *sink = sum;  // never true in practice; keeps the work alive
+}
+
+void register_mma_ceiling_row(Shape s) {
+  timed(benchmark::RegisterBenchmark(
+            ("Ceiling/mma_sync_from_registers_only" + suffix(s)).c_str(),
+            [s](benchmark::State& state) {
+              static course::DeviceBuffer<float> sink(1);
+              const int blocks = 4 * course::bench::device().multiprocessor_count;
+              const auto timing = course::bench::time_gpu(state, [&] {
+                mma_sync_from_registers_only<<<blocks, kCeilingWarps * 32>>>(sink.data());
+                COURSE_CHECK(cudaGetLastError());
+              });
+              const double flops = 2.0 * 16 * 8 * 16 * kCeilingChains * kCeilingIterations *
+                                   kCeilingWarps * static_cast<double>(blocks);
+              course::bench::set_flops_counters(state, timing, flops,
+                                                cublas_gflops().median({s.m, s.k, s.n}));
+            }),
+        5);
+}
+
 Run shaped(tensor_core_gemm::Gemm gemm) {
   return [gemm](const __half* A, const __half* B, float* C, Shape s) {
     gemm(A, B, C, s.m, s.k, s.n);
@@ -163,6 +201,7 @@ void course::bench::register_chapter_benchmarks() {
                  "cuBLAS disagrees with itself beyond the bound", 5);
     course::matmul::register_cublas_row(s);
     course::matmul::register_cublas_tf32_row(s);
+    if (s.m == 4096 && s.k == 4096 && runs[1]) register_mma_ceiling_row(s);  // mma.sync: CC 8.0+
     for (int step = 1; step <= kStepCount; ++step) {
       if (!runs[step - 1]) continue;
       const std::string name = kSteps[step - 1].name;
