@@ -156,17 +156,7 @@ __global__ void __launch_bounds__(kThreads)
   }
   wait_for_async_copies<0>();  // no copy may still be in flight when the block exits
 
-  const int group = lane / 4, pair = (lane % 4) * 2;
-#pragma unroll
-  for (int i = 0; i < TILES_M; ++i) {
-#pragma unroll
-    for (int j = 0; j < TILES_N; ++j) {
-      const int row = block_row + warp_row + i * MMA_M + group;
-      const int col = block_col + warp_col + j * MMA_N + pair;
-      store_result_pair(C, m, n, row, col, acc[i][j][0], acc[i][j][1]);
-      store_result_pair(C, m, n, row + 8, col, acc[i][j][2], acc[i][j][3]);
-    }
-  }
+  store_accumulators(C, m, n, block_row + warp_row, block_col + warp_col, acc);
 }
 
 }  // namespace
