@@ -83,6 +83,10 @@ void check_arguments(const char* function, const __half* A, const __half* B, con
 }
 
 std::string why_step_cannot_run(int step) {
+  if (step < 1 || step > kStepCount) {
+    throw std::invalid_argument("why_step_cannot_run: there is no step " + std::to_string(step) +
+                                " (1 to " + std::to_string(kStepCount) + ")");
+  }
   const Gpu& gpu = current_gpu();
   const std::string this_gpu = "this GPU, " + gpu.name + ", is " + std::to_string(gpu.major) +
                                "." + std::to_string(gpu.minor);
@@ -95,7 +99,7 @@ std::string why_step_cannot_run(int step) {
       if (gpu.major >= 8) return "";
       return "step " + std::to_string(step) +
              " needs compute capability 8.0 or newer (mma.sync.m16n8k16, cp.async); " + this_gpu;
-    case 4:
+    default:  // step 4
       if (gpu.sm90a) return "";
       if (gpu.major != 9 || gpu.minor != 0) {
         return "step 4 needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only "
@@ -103,10 +107,6 @@ std::string why_step_cannot_run(int step) {
       }
       return "step 4's sm_90a code did not run on this GPU although it is 9.0: the build's "
              "sm_90 code was picked instead; configure with -Dgpu_arch=sm_90a";
-    default:
-      throw std::invalid_argument("why_step_cannot_run: there is no step " +
-                                  std::to_string(step) + " (1 to " + std::to_string(kStepCount) +
-                                  ")");
   }
 }
 

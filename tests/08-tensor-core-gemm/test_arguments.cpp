@@ -76,5 +76,13 @@ TEST(TensorCoreGemmArguments, TheExerciseShipsTheSameChecks) {
   }
 }
 
+// Asked before any GPU is: a wrong step number is the caller's mistake on every machine.
+TEST(TensorCoreGemmArguments, StepNumbersOutsideTheChapterAreRejected) {
+  for (const int step : {0, -1, kStepCount + 1}) {
+    const std::string text = invalid_argument_message([&] { why_step_cannot_run(step); });
+    EXPECT_NE(text.find("there is no step " + std::to_string(step)), std::string::npos) << text;
+  }
+}
+
 }  // namespace
 }  // namespace tensor_core_gemm
