@@ -70,12 +70,8 @@ using course::multiprocessor_count;  // of the current GPU (course/device_info.h
 
 // Registers per thread and bytes of local memory (spills and stack) of a step's kernel, read
 // with cudaFuncGetAttributes: the README's table, and the test that no step spills.
-struct KernelResources {
-  int registers = 0;
-  std::size_t local_bytes = 0;
-  std::size_t shared_bytes = 0;
-};
-KernelResources resources_of(const void* kernel);
+using course::KernelResources;
+using course::resources_of;
 
 #define REGISTER_TILED_SGEMM_DECLARE_STEPS                                                        \
   /* Step 1: 1D block tiling, each thread computes TM = 8 results of one column. */               \

@@ -80,10 +80,4 @@ int choose_k_splits(long long tiles, int k, int resident, int multiprocessors) {
   return 1;
 }
 
-KernelResources resources_of(const void* kernel) {
-  cudaFuncAttributes attributes{};
-  COURSE_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  return {attributes.numRegs, attributes.localSizeBytes, attributes.sharedSizeBytes};
-}
-
 }  // namespace register_tiled_sgemm

@@ -109,18 +109,10 @@ std::string suffix(Shape s) {
   return "/" + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
 }
 
-benchmark::internal::Benchmark* timed(benchmark::internal::Benchmark* row, int repetitions) {
-  return course::bench::sampled(row, repetitions > 1 ? course::matmul::kSamplesPerRepetition : 1)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond)
-      ->Repetitions(repetitions)
-      ->DisplayAggregatesOnly(true);
-}
-
 void register_row(const std::string& name, Run run, Shape s, bool vendor,
                   const std::string& why_wrong, int repetitions,
                   const benchmark::UserCounters& counters = {}) {
-  timed(benchmark::RegisterBenchmark(
+  course::matmul::timed_row(benchmark::RegisterBenchmark(
             (name + suffix(s)).c_str(),
             [=](benchmark::State& state) {
               for (const auto& [counter, value] : counters) state.counters[counter] = value;
@@ -156,7 +148,7 @@ __global__ void __launch_bounds__(kCeilingWarps * 32) mma_sync_from_registers_on
 }
 
 void register_mma_ceiling_row(Shape s) {
-  timed(benchmark::RegisterBenchmark(
+  course::matmul::timed_row(benchmark::RegisterBenchmark(
             ("Ceiling/mma_sync_from_registers_only" + suffix(s)).c_str(),
             [s](benchmark::State& state) {
               static course::DeviceBuffer<float> sink(1);

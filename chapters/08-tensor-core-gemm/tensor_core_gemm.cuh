@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "course/device_info.hpp"
 #include "course/math.hpp"
 
 namespace tensor_core_gemm {
@@ -65,12 +66,8 @@ const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* l
 
 // Registers per thread, local memory (spills, stack) and static shared memory of a kernel,
 // read with cudaFuncGetAttributes: the README's table, and the test that no step spills.
-struct KernelResources {
-  int registers = 0;
-  std::size_t local_bytes = 0;
-  std::size_t shared_bytes = 0;
-};
-KernelResources resources_of(const void* kernel);
+using course::KernelResources;
+using course::resources_of;
 
 #define TENSOR_CORE_GEMM_DECLARE_STEPS                                                            \
   /* Step 1: WMMA, 16 x 16 x 16 fragments whose layout the API hides (CC 7.0+). */                \

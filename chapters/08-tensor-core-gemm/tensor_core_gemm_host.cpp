@@ -130,10 +130,4 @@ const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* l
   return padded.data();
 }
 
-KernelResources resources_of(const void* kernel) {
-  cudaFuncAttributes attributes{};
-  COURSE_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-  return {attributes.numRegs, attributes.localSizeBytes, attributes.sharedSizeBytes};
-}
-
 }  // namespace tensor_core_gemm

@@ -71,6 +71,12 @@ int resident_blocks_per_multiprocessor(const void* kernel, int block_size) {
   return blocks;
 }
 
+KernelResources resources_of(const void* kernel) {
+  cudaFuncAttributes attributes{};
+  COURSE_CHECK(cudaFuncGetAttributes(&attributes, kernel));
+  return {attributes.numRegs, attributes.localSizeBytes, attributes.sharedSizeBytes};
+}
+
 bool gpu_available(std::string* why) {
   int count = 0;
   const cudaError_t status = cudaGetDeviceCount(&count);

@@ -94,16 +94,8 @@ std::string shape_suffix(Shape s) {
   return "/" + std::to_string(s.m) + "x" + std::to_string(s.k) + "x" + std::to_string(s.n);
 }
 
-benchmark::internal::Benchmark* timed(benchmark::internal::Benchmark* row, int repetitions) {
-  return bench::sampled(row, repetitions > 1 ? kSamplesPerRepetition : 1)
-      ->UseManualTime()
-      ->Unit(benchmark::kMillisecond)
-      ->Repetitions(repetitions)
-      ->DisplayAggregatesOnly(true);
-}
-
 void register_cublas(const std::string& name, Shape shape, bool tf32) {
-  timed(benchmark::RegisterBenchmark(
+  timed_row(benchmark::RegisterBenchmark(
             (name + shape_suffix(shape)).c_str(),
             [shape, tf32](benchmark::State& state) {
               Inputs& in = inputs_for(shape);
@@ -125,6 +117,14 @@ void register_cublas(const std::string& name, Shape shape, bool tf32) {
 
 }  // namespace
 
+benchmark::internal::Benchmark* timed_row(benchmark::internal::Benchmark* row, int repetitions) {
+  return bench::sampled(row, repetitions > 1 ? kSamplesPerRepetition : 1)
+      ->UseManualTime()
+      ->Unit(benchmark::kMillisecond)
+      ->Repetitions(repetitions)
+      ->DisplayAggregatesOnly(true);
+}
+
 void register_cublas_row(Shape shape) { register_cublas("cuBLAS/SGEMM_FP32", shape, false); }
 
 void register_cublas_tf32_row(Shape shape) {
@@ -137,7 +137,7 @@ void register_cublas_tf32_row(Shape shape) {
 void register_matmul_row(const std::string& name, ShapedMatmul run, Shape shape,
                          const std::string& why_wrong, int repetitions,
                          const benchmark::UserCounters& counters) {
-  timed(benchmark::RegisterBenchmark(
+  timed_row(benchmark::RegisterBenchmark(
             (name + shape_suffix(shape)).c_str(),
             [run, shape, why_wrong, counters](benchmark::State& state) {
               for (const auto& [counter, value] : counters) state.counters[counter] = value;

@@ -5,6 +5,8 @@
 #include <string>
 #include <tuple>
 
+#include "course/device_info.hpp"
+#include "course/errors.hpp"
 #include "course/testing.hpp"
 #include "tensor_core_gemm.cuh"
 
@@ -73,6 +75,18 @@ TEST(TensorCoreGemmArguments, NullAndMisalignedPointersAreRejected) {
 TEST(TensorCoreGemmArguments, TheExerciseShipsTheSameChecks) {
   for (int step = 1; step <= kStepCount; ++step) {
     EXPECT_THROW(exercise_step(step)(halves, halves, floats, 4, 12, 4), std::invalid_argument);
+  }
+}
+
+// Without a GPU (CI), a call with valid arguments gets past the checks and must say that there is
+// no GPU, as a course::NoGpuError, for every step. With a GPU the pointers here are host memory,
+// so the test skips.
+TEST(TensorCoreGemmArguments, WithoutAGpuEveryStepSaysSo) {
+  if (course::gpu_available()) GTEST_SKIP() << "a GPU is present: the no-GPU path is not taken";
+  for (int step = 1; step <= kStepCount; ++step) {
+    EXPECT_THROW(solution_step(step)(halves, halves, floats, 4, 8, 4), course::NoGpuError)
+        << kSteps[step - 1].name;
+    EXPECT_THROW(why_step_cannot_run(step), course::NoGpuError);
   }
 }
 

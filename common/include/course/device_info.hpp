@@ -2,6 +2,7 @@
 // (CUDA 13 removed cudaDeviceProp::clockRate and ::memoryClockRate).
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace course {
@@ -37,6 +38,16 @@ int multiprocessor_count();
 // multiprocessor of the current GPU runs at once, at least 1. Asked of the occupancy calculator
 // once per device, kernel and block size, then remembered: launchers ask on every call.
 int resident_blocks_per_multiprocessor(const void* kernel, int block_size);
+
+// Registers per thread, bytes of local memory (spills and stack) and static shared memory of a
+// kernel, read with cudaFuncGetAttributes: the matmul chapters' README tables, and their tests
+// that no step spills.
+struct KernelResources {
+  int registers = 0;
+  std::size_t local_bytes = 0;
+  std::size_t shared_bytes = 0;
+};
+KernelResources resources_of(const void* kernel);
 
 // True if a usable GPU is present; otherwise false and `why` says what is missing.
 bool gpu_available(std::string* why = nullptr);

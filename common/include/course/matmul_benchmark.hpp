@@ -22,6 +22,11 @@ using SquareMatmul = std::function<void(const float* M, const float* N, float* P
 // the product once. 5 repetitions of this many give a stable median in a second or two per row.
 inline constexpr int kSamplesPerRepetition = 10;
 
+// How every matmul row is timed: manual (GPU event) time in milliseconds, `repetitions`
+// repetitions of kSamplesPerRepetition samples each (1 sample when there is one repetition: an
+// unfinished exercise's single skipped row), only the aggregates shown.
+benchmark::internal::Benchmark* timed_row(benchmark::internal::Benchmark* row, int repetitions);
+
 // "cuBLAS/SGEMM_FP32/Width:4096" (square) or ".../4096x1000x333" (m x k x n). Register it before
 // the rows that compare with it.
 void register_cublas_row(Shape shape);
