@@ -11,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-MANIFEST_KEYS = {"title", "benchmark", "steps", "mistakes"}
+MANIFEST_KEYS = {"title", "benchmark", "steps", "mistakes", "contrasts"}
 STEP_KEYS = {"step", "title", "files", "tests", "hint", "recipe", "sanitize", "profile"}
 STEP_REQUIRED = {"step", "title", "files", "tests", "hint", "recipe"}
 MISTAKE_KEYS = {"name", "step", "file", "plant", "sanitizer"}
@@ -82,7 +82,7 @@ def file_problems(root, chapter):
 
     known = {"README.md", "steps.json", "meson.build", "meson_options.txt", f"{name}.cuh",
              f"{name}_host.cpp", f"{name}_device.cuh", f"bench_{name}.cu", f"bench_{name}.cpp",
-             "figures", "subprojects", *LINKS}
+             "figures", "contrasts", "subprojects", *LINKS}
     for path in sorted(here.iterdir()):
         if path.name in known or MEASURED.fullmatch(path.name) or (
                 path.suffix == ".svg" and MEASURED.fullmatch(path.stem + ".json")):

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Unit tests of plant_mistakes.py's kernel generation (standard library only), on a fake
-repository: the plants of steps.json make mistakes/planted/<name>.cu, and --check reports a
-generated file that no longer matches its plant."""
+repository: the plants of steps.json make mistakes/planted/<name>.cu (and its contrasts
+chapters/NN-name/contrasts/<name>.cu), and --check reports a generated file that no longer
+matches its plant."""
 import contextlib
 import io
 import json
@@ -61,6 +62,21 @@ class GeneratedKernels(unittest.TestCase):
         status, said = self.quietly(plant_mistakes.check)
         self.assertEqual(status, 1)
         self.assertIn("not generated from its plant: run tools/plant_mistakes.py --write", said)
+
+    def test_a_contrast_is_written_into_the_chapter_and_is_no_mistake(self):
+        manifest = dict(MANIFEST, contrasts=[
+            {"name": "by_addition", "step": 1, "file": "step1.cu", "meaning": "x + x",
+             "plant": [{"replace": "return 2 * x;", "with": "return x + x;"}]}])
+        (plant_mistakes.ROOT / "chapters" / "99-x" / "steps.json").write_text(
+            json.dumps(manifest))
+        self.assertEqual(self.quietly(plant_mistakes.write)[0], 0)
+        text = (plant_mistakes.ROOT / "chapters" / "99-x" / "contrasts" / "by_addition.cu"
+                ).read_text()
+        self.assertIn("the plant of the contrast by_addition", text)
+        self.assertIn("return x + x;", text)
+        self.assertIn("namespace chapter_x::contrast::by_addition {", text)
+        self.assertEqual([p[3] for p in plant_mistakes.plants()], ["thrice_instead"])
+        self.assertEqual(self.quietly(plant_mistakes.check)[0], 0)
 
     def test_no_planted_folder_means_hand_written_kernels(self):
         self.planted.rmdir()
