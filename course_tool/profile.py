@@ -8,18 +8,20 @@ from .errors import CourseError
 from .paths import rel
 
 
-def profile_table(step, yours, solution, contrast):
-    """The table ./course profile prints: a metric per row, its meaning underneath."""
-    headers = ["your kernel", "solution"] + ([contrast[0]] if contrast else [])
+def profile_table(step, yours, solution, compared):
+    """The table ./course profile prints: a metric per row, its meaning underneath. `compared`
+    is {what: {label: value}}: a column for each thing the lesson compares a metric with
+    (another step's solution, another row of the benchmark), filled where it does."""
+    headers = ["your kernel", "solution"] + list(compared)
     widths = [max(26, len(h) + 2) for h in headers]  # a long name never runs into the next
     lines = [f"  {'metric':<46}" + "".join(f"{h:>{w}}" for h, w in zip(headers, widths))]
     for metric in step.profile["metrics"]:
         label = metric["label"]
         values = [yours.get(label) if yours else None, solution.get(label)]
-        if contrast:
-            values.append(contrast[1].get(label))
-        lines.append(f"  {label:<46}" + "".join(f"{ncu_profile.format_value(v):>{w}}"
-                                                  for v, w in zip(values, widths)))
+        values += [column.get(label) for column in compared.values()]
+        lines.append(f"  {label:<46}" + "".join(
+            f"{ncu_profile.format_value(v) if v is not None or i < 2 else '':>{w}}"
+            for i, (v, w) in enumerate(zip(values, widths))))
         lines.append(f"      {metric['meaning']}")
         expect = metric.get("expect")
         if expect:
@@ -48,15 +50,15 @@ def command_profile(spec):
                 raise
             print(f"(your kernel did not run in that row: {str(error).splitlines()[0]})")
             yours = None
-        contrast_values, what = {}, None
+        compared = {}
         for metric in step.profile["metrics"]:
             if metric.get("expect"):
-                what, contrast_values[metric["label"]] = ncu_profile.expected_value(
-                    metric["expect"], metric, steps, benchmark, meson.show)
-        contrast = (what, contrast_values) if what else None
+                what, value = ncu_profile.expected_value(metric["expect"], metric, steps,
+                                                         benchmark, meson.show)
+                compared.setdefault(what, {})[metric["label"]] = value
     except ncu_profile.ProfileError as error:
         raise CourseError(str(error))
     print(f"\n{step.id} {step.title}: Nsight Compute, one launch of each kernel "
           f"(benchmark row {step.profile['row']})")
-    print(profile_table(step, yours, solution, contrast))
+    print(profile_table(step, yours, solution, compared))
     return 0

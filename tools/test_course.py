@@ -888,10 +888,25 @@ class Profiler(unittest.TestCase):
         _, step = manifest.resolve("04.3")
         label = step.profile["metrics"][0]["label"]
         what = "chapter 03's unguarded kernel at Width 4096"
-        text = profile.profile_table(step, None, {label: 3.04}, (what, {label: 2.7}))
+        text = profile.profile_table(step, None, {label: 3.04}, {what: {label: 2.7}})
         header = text.splitlines()[0]
         self.assertIn("solution  " + what, header)
         self.assertTrue(text.splitlines()[1].rstrip().endswith("2.7"))
+
+    def test_profile_table_has_a_column_for_each_thing_compared_with(self):
+        _, step = manifest.resolve("08.3")
+        tensor, l2_bytes, passes = (m["label"] for m in step.profile["metrics"][:3])
+        compared = {"step 2's solution": {tensor: 36.8, l2_bytes: 1.8e9},
+                    "step 3 without the swizzle": {passes: 32.0}}
+        text = profile.profile_table(step, None, {tensor: 61.0, l2_bytes: 1.7e9, passes: 4.0},
+                                     compared)
+        lines = text.splitlines()
+        self.assertTrue(lines[0].endswith("step 2's solution  step 3 without the swizzle"))
+        row = {label: next(line for line in lines if line.startswith(f"  {label} "))
+               for label in (tensor, passes)}
+        self.assertTrue(row[tensor].rstrip().endswith("36.8"))  # step 2's column, not the last
+        self.assertGreater(len(row[tensor]), len(row[tensor].rstrip()))
+        self.assertTrue(row[passes].endswith(" 32"))  # the contrast's column, the last
 
     def test_ratio_metrics(self):
         counters = ncu_profile.parse_csv(self.CSV)[0]
