@@ -2,7 +2,8 @@
 // same types (cublasGemmEx: FP16 A and B, FP32 accumulation and C; the vendor row, % of it in
 // %ref) at 4096 x 4096 x 4096, at 4097 x 4096 x 4097 (m and n tails, B's rows padded) and at
 // 4096 x 1000 x 336 (m x k x n); plus chapter 07's cuBLAS FP32 and TF32 rows for scale (their
-// own %ref is of the FP32 row). A step this GPU cannot run has no row. Counters: registers per
+// own %ref is of the FP32 row). A step this GPU cannot run is skipped, saying what it needs
+// (tensor_core_gemm::why_step_cannot_run). Counters: registers per
 // thread and local memory (spill) bytes of each step's kernel.
 // One more row, "Ceiling/mma_sync_from_registers_only": a kernel that does nothing but
 // mma.sync.m16n8k16 on registers, no memory at all: the most that steps 2 and 3 could reach on
@@ -139,6 +140,14 @@ void register_row(const std::string& name, Run run, Shape s, bool vendor,
         repetitions);
 }
 
+// A row of a step that this GPU cannot run: skipped, with the reason (the compute capability
+// the step needs), like the step's tests.
+void register_row_that_cannot_run(const std::string& name, Shape s, const std::string& why) {
+  benchmark::RegisterBenchmark((name + suffix(s)).c_str(), [why](benchmark::State& state) {
+    state.SkipWithError(why.c_str());
+  })->Iterations(1);
+}
+
 // Eight independent accumulators per lane, so that the tensor cores never wait for a previous
 // mma's result; the inputs depend on the lane so that nothing is constant.
 constexpr int kCeilingWarps = 8, kCeilingChains = 8, kCeilingIterations = 4096;
@@ -187,9 +196,11 @@ std::string disagrees(const std::string& who, const char* implementation) {
 
 void course::bench::register_chapter_benchmarks() {
   using namespace tensor_core_gemm;
+  std::string why_not[kStepCount];
   bool runs[kStepCount], exercise_ok[kStepCount];
   for (int step = 1; step <= kStepCount; ++step) {
-    runs[step - 1] = why_step_cannot_run(step).empty();
+    why_not[step - 1] = why_step_cannot_run(step);
+    runs[step - 1] = why_not[step - 1].empty();
     exercise_ok[step - 1] = runs[step - 1] && (course::bench::profiling() ||
                                                agrees_with_cublas(inputs_for({67, 64, 72}),
                                                                   shaped(exercise_step(step)),
@@ -205,10 +216,16 @@ void course::bench::register_chapter_benchmarks() {
       register_row("Contrast/step3_without_swizzle",
                    shaped(contrast::step3_without_swizzle::step3_multistage_swizzle), s, false,
                    disagrees("step 3 without the swizzle", "solution"), 5);
+    } else if (s.m == 4096 && s.k == 4096) {
+      register_row_that_cannot_run("Contrast/step3_without_swizzle", s, why_not[2]);
     }
     for (int step = 1; step <= kStepCount; ++step) {
-      if (!runs[step - 1]) continue;
       const std::string name = kSteps[step - 1].name;
+      if (!runs[step - 1]) {
+        register_row_that_cannot_run("Exercise/" + name, s, why_not[step - 1]);
+        register_row_that_cannot_run("Solution/" + name, s, why_not[step - 1]);
+        continue;
+      }
       const KernelResources used = solution_resources(step);
       register_row("Exercise/" + name, shaped(exercise_step(step)), s, false,
                    disagrees("the exercise's " + name, "exercise"), exercise_ok[step - 1] ? 5 : 1);
