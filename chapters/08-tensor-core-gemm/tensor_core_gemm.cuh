@@ -52,16 +52,28 @@ void require_gpu_for_step(int step);
 inline constexpr int kWatchdogSeconds = 4;
 std::string barrier_timeout_report();
 
+// Step 3's ring of shared-memory stages, 48 KiB each (A's 128 x 64 and B's 64 x 256 halves):
+// as many as fit, up to 4, in the shared memory one block may ask for on the GPU
+// (cudaDevAttrMaxSharedMemoryPerBlockOptin): 4 (192 KiB) on compute capability 9.0 and 10.0,
+// 3 (144 KiB) on 8.0 (163 KiB), 2 (96 KiB) on 8.6, 8.9 and 12.0 (99 KiB); 0 below 96 KiB.
+inline constexpr int kStep3StageBytes = (128 * 64 + 64 * 256) * 2;
+int step3_stages_for(int shared_bytes_per_block);
+// For the current GPU (or what detail::override_step3_stages set).
+int step3_stages();
+
 namespace detail {
 // True when the sm_90a code of step 4 is what runs on the current GPU (a probe kernel compiled
 // like step 4 says so): compute capability 9.0 and a build that holds sm_90a code.
 bool sm90a_code_runs();
+// Tests: step 3 runs with a ring of `stages` (2 up to this GPU's step3_stages()) until this is
+// called again with 0, which goes back to the GPU's own; std::invalid_argument otherwise.
+void override_step3_stages(int stages);
 }  // namespace detail
 
 // Steps 2-4 copy B 16 bytes at a time: its rows must start on 16 bytes, so n must be a
 // multiple of 8. When it is not, the launchers first copy B into rows of round_up(n, 8)
-// halves, zeros after column n (a few percent of the time at 4097 columns); this returns B
-// itself or that copy (a buffer kept for the next call, on the default stream).
+// halves, zeros after column n (that copy is part of the step's time); this returns B itself
+// or that copy (a buffer kept for the next call, on the default stream).
 const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* ldb);
 
 // Registers per thread, local memory (spills, stack) and static shared memory of a kernel,

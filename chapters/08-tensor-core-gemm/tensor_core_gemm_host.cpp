@@ -27,6 +27,7 @@ struct Gpu {
   std::string name;
   int major = 0, minor = 0;
   bool sm90a = false;
+  int shared_bytes_per_block = 0;  // the most one block may opt in to
 };
 
 // The current GPU, asked once per device (launchers ask on every call).
@@ -37,12 +38,36 @@ const Gpu& current_gpu() {
   const auto found = known.find(device);
   if (found != known.end()) return found->second;
   const course::DeviceInfo info = course::query_device();
-  Gpu gpu{info.name, info.compute_capability_major, info.compute_capability_minor, false};
+  Gpu gpu{info.name, info.compute_capability_major, info.compute_capability_minor, false, 0};
   gpu.sm90a = gpu.major == 9 && gpu.minor == 0 && detail::sm90a_code_runs();
+  COURSE_CHECK(cudaDeviceGetAttribute(&gpu.shared_bytes_per_block,
+                                      cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   return known.emplace(device, gpu).first->second;
 }
 
+int step3_stages_override = 0;  // detail::override_step3_stages
+
 }  // namespace
+
+int step3_stages_for(int shared_bytes_per_block) {
+  const int fit = shared_bytes_per_block / kStep3StageBytes;
+  return fit < 2 ? 0 : fit > 4 ? 4 : fit;
+}
+
+int step3_stages() {
+  return step3_stages_override != 0 ? step3_stages_override
+                                    : step3_stages_for(current_gpu().shared_bytes_per_block);
+}
+
+void detail::override_step3_stages(int stages) {
+  const int most = step3_stages_for(current_gpu().shared_bytes_per_block);
+  if (stages != 0 && (stages < 2 || stages > most)) {
+    throw std::invalid_argument("override_step3_stages: " + std::to_string(stages) +
+                                " stages do not fit this GPU (2 to " + std::to_string(most) +
+                                ", or 0 for its own)");
+  }
+  step3_stages_override = stages;
+}
 
 void check_arguments(const char* function, const __half* A, const __half* B, const float* C,
                      int m, int k, int n) {
@@ -96,9 +121,16 @@ std::string why_step_cannot_run(int step) {
       return "step 1 needs compute capability 7.0 or newer (WMMA); " + this_gpu;
     case 2:
     case 3:
-      if (gpu.major >= 8) return "";
-      return "step " + std::to_string(step) +
-             " needs compute capability 8.0 or newer (mma.sync.m16n8k16, cp.async); " + this_gpu;
+      if (gpu.major < 8) {
+        return "step " + std::to_string(step) +
+               " needs compute capability 8.0 or newer (mma.sync.m16n8k16, cp.async); " + this_gpu;
+      }
+      if (step == 3 && step3_stages_for(gpu.shared_bytes_per_block) == 0) {
+        return "step 3 needs " + std::to_string(2 * kStep3StageBytes / 1024) +
+               " KiB of shared memory per block (two stages of its ring); this GPU, " + gpu.name +
+               ", allows " + std::to_string(gpu.shared_bytes_per_block / 1024) + " KiB";
+      }
+      return "";
     default:  // step 4
       if (gpu.sm90a) return "";
       if (gpu.major != 9 || gpu.minor != 0) {

@@ -98,5 +98,17 @@ TEST(TensorCoreGemmArguments, StepNumbersOutsideTheChapterAreRejected) {
   }
 }
 
+// Step 3's ring: 4 stages of 48 KiB on compute capability 9.0 and 10.0 (227 KiB per block), 3 on
+// 8.0 (163 KiB), 2 on 8.6, 8.9 and 12.0 (99 KiB); below two stages the step cannot run.
+TEST(TensorCoreGemmStep3Ring, AsManyStagesAsTheGpuSharedMemoryHolds) {
+  EXPECT_EQ(kStep3StageBytes, 48 * 1024);
+  EXPECT_EQ(step3_stages_for(227 * 1024), 4);
+  EXPECT_EQ(step3_stages_for(163 * 1024), 3);
+  EXPECT_EQ(step3_stages_for(99 * 1024), 2);
+  EXPECT_EQ(step3_stages_for(96 * 1024), 2);
+  EXPECT_EQ(step3_stages_for(96 * 1024 - 1), 0);
+  EXPECT_EQ(step3_stages_for(48 * 1024), 0);
+}
+
 }  // namespace
 }  // namespace tensor_core_gemm

@@ -3,7 +3,8 @@
 // rectangular shapes (one row, one column, k = 8, k = 1000, n not a multiple of 8); and at
 // 1000, 1023 and 1025. Every element against the exact product of the same FP16 values within
 // the bound of tensor_core_gemm_testing.hpp, the matrices between NaN guard zones. A step this
-// GPU cannot run SKIPs, saying which compute capability it needs. Plus: no step's kernel spills.
+// GPU cannot run SKIPs, saying which compute capability it needs. Step 3 also with every depth
+// of its ring that this GPU can hold. Plus: no step's kernel spills.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -59,12 +60,29 @@ TEST_P(TensorCoreGemm, MatchesCpuForEveryMAndNFrom1To70) {
   expect_all_match(under_test(impl, step), shapes);
 }
 
+// Step 3 runs with a ring of 2 or 3 stages on GPUs with less shared memory per block than this
+// one (step3_stages()): for step 3 these shapes run with every depth this GPU can hold.
+class Step3RingDepth {
+ public:
+  explicit Step3RingDepth(int stages) { detail::override_step3_stages(stages); }
+  ~Step3RingDepth() { detail::override_step3_stages(0); }
+  Step3RingDepth(const Step3RingDepth&) = delete;
+  Step3RingDepth& operator=(const Step3RingDepth&) = delete;
+};
+
 TEST_P(TensorCoreGemm, MatchesCpuForRectangularShapes) {
   const auto [impl, step] = GetParam();
-  expect_all_match(under_test(impl, step),
-                   {{1, 1000, 1}, {1000, 8, 1}, {1, 8, 1000}, {33, 16, 65}, {129, 72, 31},
-                    {70, 1000, 65}, {256, 8, 264}, {200, 136, 300}, {130, 264, 257},
-                    {300, 520, 600}});
+  const std::vector<Shape> shapes = {{1, 1000, 1},    {1000, 8, 1},    {1, 8, 1000},
+                                     {33, 16, 65},    {129, 72, 31},   {70, 1000, 65},
+                                     {256, 8, 264},   {200, 136, 300}, {130, 264, 257},
+                                     {300, 520, 600}};
+  if (step != 3) return expect_all_match(under_test(impl, step), shapes);
+  for (int stages = step3_stages(); stages >= 2; --stages) {
+    SCOPED_TRACE("step 3 with a ring of kStages = " + std::to_string(stages) +
+                 " (GPUs with less shared memory than this one run it so)");
+    const Step3RingDepth depth(stages);
+    expect_all_match(under_test(impl, step), shapes);
+  }
 }
 
 TEST_P(TensorCoreGemm, MatchesCpuForLargeSizesAroundAThousand) {

@@ -3,18 +3,20 @@
 // Edit those, not this file.
 // Step 3: a multistage cp.async pipeline into XOR-swizzled shared tiles.
 // Changed from step 2, three things:
-//  - a bigger block: 128 x 256 of C with 8 warps of 64 x 64 (step 2: 128 x 128 with 4), so
-//    every value the block brings from global memory feeds twice the products;
-//  - a ring of kStages = 4 shared-memory stages of 64 along k, filled by cp.async (chapter
-//    07's step 5 had two): while the warps multiply slice t, slices t+1 .. t+3 are on their
-//    way, so the tensor cores rarely wait for memory, and a barrier comes once per 64 of k;
+//  - a bigger block: 128 x 256 of C with 8 warps of 64 x 64 (step 2: 128 x 128 with 4): each
+//    value of A the block brings from global memory now feeds 256 columns instead of 128;
+//  - a ring of kStages shared-memory stages of 64 along k, filled by cp.async (chapter 07's
+//    step 5 had two): while the warps multiply slice t, slices t+1 .. t+kStages-1 are on their
+//    way, so the tensor cores rarely wait for memory, and a barrier comes once per 64 of k.
+//    kStages is 4 where a block may have 192 KiB of shared memory, fewer elsewhere
+//    (step3_stages() in tensor_core_gemm.cuh): the kernel is compiled for 2, 3 and 4;
 //  - swizzled tiles instead of step 2's padded rows: each 16-byte piece of a tile row is stored
-//    at a position XORed with the low bits of its row number, so that the eight rows that one
+//    at a position permuted (an XOR) by its row number, so that the eight rows that one
 //    ldmatrix matrix reads still fall in eight different 16-byte bank groups (unswizzled and
 //    unpadded, rows 128 or 512 bytes apart would all hit the same one: 8 passes instead of 1),
-//    with no shared memory spent on padding. It is also the layout that step 4's hardware
-//    writes (TMA) and reads (wgmma). The same swizzle must be used to store (cp.async) and to
-//    load (ldmatrix).
+//    with no shared memory spent on padding. On rows of 128 bytes it is also the pattern that
+//    step 4's hardware writes (TMA) and reads (wgmma). The same swizzle must be used to store
+//    (cp.async) and to load (ldmatrix).
 #include <cstdint>
 
 #include "course/errors.hpp"
@@ -31,9 +33,8 @@ constexpr int WARP_M = 64, WARP_N = 64;
 constexpr int MMA_M = 16, MMA_N = 8, MMA_K = 16;
 constexpr int TILES_M = WARP_M / MMA_M, TILES_N = WARP_N / MMA_N;  // 4 x 8 per warp
 constexpr int kThreads = (BM / WARP_M) * (BN / WARP_N) * 32;         // 256
-constexpr int kStages = 4;
 constexpr int A_STAGE = BM * BK, B_STAGE = BK * BN;  // halves per stage
-constexpr int kSharedBytes = kStages * (A_STAGE + B_STAGE) * 2;  // 192 KiB: dynamic shared memory
+static_assert((A_STAGE + B_STAGE) * 2 == kStep3StageBytes, "48 KiB per stage");
 
 // Where the 16-byte piece `piece` of a tile row `row` goes, in halves from the tile's start.
 // A's rows are BK = 64 halves = 128 bytes (8 pieces): one 128-byte bank line each.
@@ -83,6 +84,7 @@ __device__ __forceinline__ void start_slice(const __half* A, const __half* B, in
   }
 }
 
+template <int kStages>
 __global__ void __launch_bounds__(kThreads)
     multistage_swizzle_kernel(const __half* A, const __half* B, float* C, int m, int k, int n,
                               int ldb) {
@@ -97,9 +99,9 @@ __global__ void __launch_bounds__(kThreads)
   float acc[TILES_M][TILES_N][4] = {};
 
   // BEGIN SOLUTION
-  // TODO: the prologue: start the first kStages - 1 slices, each as one group of copies into
-  //       its own stage (a group even where there is no slice left, so that the counting in
-  //       the loop below stays the same for every k).
+  // TODO: the prologue: get the first slices on their way before the loop, so that the loop
+  //       finds slice t's copies already started, with the same count of groups in flight
+  //       for every k (the README's "cp.async groups").
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < slices) {
       start_slice(A, B, m, k, n, ldb, block_row, block_col, s * BK, a_stages + s * A_STAGE,
@@ -112,8 +114,8 @@ __global__ void __launch_bounds__(kThreads)
   for (int t = 0; t < slices; ++t) {
     const int stage = t % kStages;
     // BEGIN SOLUTION
-    // TODO: make slice t's stage ready for every warp to read; then start slice
-    //       t + kStages - 1 in the stage that slice t - 1 used (when is it free?).
+    // TODO: make slice t's stage ready for every warp to read, and keep the ring full: start
+    //       the next slice due into the stage that slice t - 1 used (when is it free?).
     wait_for_async_copies<kStages - 2>();  // slice t's group has landed (this thread's copies)
     __syncthreads();                       // everyone's copies, and slice t - 1 read by all
     const int next = t + kStages - 1;
@@ -162,6 +164,18 @@ __global__ void __launch_bounds__(kThreads)
   store_accumulators(C, m, n, block_row + warp_row, block_col + warp_col, acc);
 }
 
+template <int kStages>
+void launch(const __half* A, const __half* B, float* C, int m, int k, int n, int ldb) {
+  constexpr int kSharedBytes = kStages * kStep3StageBytes;  // dynamic shared memory
+  // More than 48 KiB of shared memory per block must be asked for (once per process is enough,
+  // but it is cheap).
+  COURSE_CHECK(cudaFuncSetAttribute(multistage_swizzle_kernel<kStages>,
+                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
+  const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
+  multistage_swizzle_kernel<kStages><<<grid, kThreads, kSharedBytes>>>(A, B, C, m, k, n, ldb);
+  COURSE_CHECK(cudaGetLastError());
+}
+
 }  // namespace
 
 void step3_multistage_swizzle(const __half* A, const __half* B, float* C, int m, int k, int n) {
@@ -169,17 +183,19 @@ void step3_multistage_swizzle(const __half* A, const __half* B, float* C, int m,
   require_gpu_for_step(3);
   int ldb = n;
   const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
-  // More than 48 KiB of shared memory per block must be asked for (once per process is enough,
-  // but it is cheap).
-  COURSE_CHECK(cudaFuncSetAttribute(multistage_swizzle_kernel,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-  const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
-  multistage_swizzle_kernel<<<grid, kThreads, kSharedBytes>>>(A, b, C, m, k, n, ldb);
-  COURSE_CHECK(cudaGetLastError());
+  switch (step3_stages()) {  // as deep a ring as this GPU's shared memory holds
+    case 4: launch<4>(A, b, C, m, k, n, ldb); break;
+    case 3: launch<3>(A, b, C, m, k, n, ldb); break;
+    default: launch<2>(A, b, C, m, k, n, ldb); break;
+  }
 }
 
 KernelResources step3_resources() {
-  return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel));
+  switch (step3_stages()) {
+    case 4: return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel<4>));
+    case 3: return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel<3>));
+    default: return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel<2>));
+  }
 }
 
 }  // namespace tensor_core_gemm::mistakes::swizzle_on_store_only
