@@ -719,8 +719,8 @@ def ch07_tile_nesting():
 def ch08_mma_fragment_a():
     """The A fragment of mma.sync.aligned.m16n8k16: 16 x 16 halves. With g = lane / 4 and
     t = lane % 4, lane l holds a0 = A(g, 2t..2t+1), a1 = A(g+8, 2t..2t+1), a2 = A(g, 2t+8..2t+9),
-    a3 = A(g+8, 2t+8..2t+9). ldmatrix.x4: lane l gives the address of row l % 16 at column
-    (l / 16) * 8, so lanes 8i..8i+7 address matrix i, which lands in register a_i."""
+    a3 = A(g+8, 2t+8..2t+9). ldmatrix.x4: lanes 8i..8i+7 give the row addresses of matrix i,
+    which lands in register a_i. (Which rows those are is step 2's exercise: not drawn.)"""
     cw, ch = 26, 22
     x0, y0 = 56, 84
     svg = Svg(800, 668, "The A fragment of mma.sync m16n8k16: which lane holds which two halves "
@@ -760,15 +760,15 @@ def ch08_mma_fragment_a():
     y = y0 + 16 * ch + 40
     svg.text(20, y, "ldmatrix.x4 loads it: each lane gives one row address, matrix i lands in "
                     "register a_i", size=13, anchor="start", bold=True)
-    svg.text(20, y + 20, "each lane points at row lane % 16, column (lane / 16) * 8 of the 16 x 16 "
-                         "tile (16 bytes: 8 halves from there)", size=12, anchor="start")
+    svg.text(20, y + 20, "each lane gives the address of one row of 8 halves (16 bytes); which "
+                         "rows of the tile, the register table above tells", size=12,
+             anchor="start")
     for i in range(4):
         gx, gy = 20 + i * 194, y + 36
         for j in range(8):
             svg.cell(gx + j * 22, gy, 22, 22, str(8 * i + j), fill=THREAD_COLOURS[i], size=10)
-        r0, c0 = 8 * (i % 2), 8 * (i // 2)
-        svg.text(gx + 88, gy + 38, f"lanes {8 * i}-{8 * i + 7}: rows {r0}-{r0 + 7},", size=12)
-        svg.text(gx + 88, gy + 54, f"column {c0}", size=12)
+        svg.text(gx + 88, gy + 38, f"lanes {8 * i}-{8 * i + 7}: the 8 row", size=12)
+        svg.text(gx + 88, gy + 54, f"addresses of matrix {i}", size=12)
         svg.line(gx + 88, gy + 60, gx + 88, gy + 84, arrow=True)
         svg.cell(gx, gy + 86, 176, 26, f"matrix {i} into a{i}", fill=THREAD_COLOURS[i], size=12,
                  bold=True)
@@ -838,10 +838,11 @@ def ch08_swizzle():
 def ch08_producer_consumer_ring():
     """Step 4 (Hopper): kStages = 4 stages of A's 128 x 64 and B's 64 x 256 tiles, barriers
     full[s] (count 1, plus the stage's 48 KiB) and empty[s] (count 8: one arrive per consumer
-    warp). Slice t uses stage s = t % 4 in lap t / 4. Producer (warpgroup 0, thread 0):
-    wait(empty[s], (lap & 1) ^ 1), arrive_and_expect_bytes(full[s], 48 KiB), 5 TMA copies.
-    Consumers (warpgroups 1, 2): wait(full[s], lap & 1), wgmma, arrive(empty[s])."""
-    svg = Svg(800, 696, "Step 4's pipeline on Hopper: a producer warpgroup, two consumer "
+    warp). Slice t uses stage s = t % 4 in lap t / 4. Producer (warpgroup 0, thread 0): waits
+    for empty[s], announces 48 KiB on full[s], starts 5 TMA copies. Consumers (warpgroups 1, 2):
+    wait for full[s], wgmma, arrive on empty[s]. (The order of the operations and the parities
+    are step 4's exercise: not drawn.)"""
+    svg = Svg(800, 560, "Step 4's pipeline on Hopper: a producer warpgroup, two consumer "
                         "warpgroups, and a ring of 4 shared-memory stages with full and empty "
                         "barriers")
     svg.text(20, 24, "Step 4 on Hopper: one producer, two consumers, a ring of 4 stages with two "
@@ -883,43 +884,26 @@ def ch08_producer_consumer_ring():
     svg.line(705, top + 180, 705, top + 4 * row + 30, width=2)
     svg.line(705, top + 4 * row + 30, 245, top + 4 * row + 30, width=2)
     svg.line(245, top + 4 * row + 30, 245, top + 4 * row, width=2, arrow=True)
-    svg.text(475, top + 4 * row + 46, "arrive(empty[s]): lane 0 of each consumer warp, "
-                                      "8 arrivals complete the phase", size=11)
+    svg.text(475, top + 4 * row + 46, "arrive(empty[s]): one arrival per consumer warp, "
+                                      "8 complete the phase", size=11)
     svg.line(198, mid, 172, mid, width=2, arrow=True)
     svg.text(185, mid - 8, "wait", size=11)
-    # Each side's loop.
-    y = 400
-    for x, head, lines in (
-            (20, "Producer, slice t:", ["1. wait(empty[s], parity (lap & 1) ^ 1)",
-                                        "2. arrive_and_expect_bytes(full[s], 48 KiB)",
-                                        "3. 5 TMA copies: A 1 box 128 x 64, B 4 boxes",
-                                        "64 x 64, each one complete_tx on full[s]"]),
-            (410, "Consumers, slice t (each warpgroup):", [
-                "1. wait(full[s], parity lap & 1)", "2. wgmma_fence()",
-                "3. 4 x wgmma m64n256k16 (k steps of 16)",
-                "4. wgmma_commit(); wgmma_wait<0>()",
-                "5. arrive(empty[s]) by lane 0 of each warp"])):
-        svg.text(x, y, head, size=12, anchor="start", bold=True)
-        for k, s in enumerate(lines):
-            indent = 10 if s[0].isdigit() else 27  # a continuation line lines up with the text
-            svg.text(x + indent, y + 20 + k * 18, s, size=12, anchor="start")
-    # The parities of the first two laps.
-    y, lx, cw = 514, 250, 58
+    # The ring's bookkeeping for the first laps (the parities each side waits for are step
+    # 4's exercise: not drawn).
+    y, lx, cw = 410, 250, 58
     table = [("slice t", lambda t: str(t)), ("stage s = t % 4", lambda t: str(t % 4)),
-             ("lap = t / 4", lambda t: str(t // 4)),
-             ("producer's parity on empty[s]", lambda t: str((t // 4 & 1) ^ 1)),
-             ("consumers' parity on full[s]", lambda t: str(t // 4 & 1))]
+             ("lap = t / 4", lambda t: str(t // 4))]
     for k, (name, value) in enumerate(table):
         svg.text(lx - 8, y + k * 22 + 15, name, size=12, anchor="end", bold=(k == 0))
         for t in range(9):
             label = value(t) if t < 8 else "..."
             fill = LIGHT if k == 0 else ("#F4F4F4" if t // 4 % 2 else "white")
             svg.cell(lx + t * cw, y + k * 22, cw, 22, label, fill=fill, size=11, stroke=GREY)
-    svg.text(20, y + 138, "each completed phase flips the parity: 0, 1, 0, ... (a fresh barrier "
-                          "counts as having completed parity 1)", size=12, anchor="start",
-             bold=True)
-    svg.text(20, y + 158, "so lap 0's waits on empty[s] pass at once; full[s] completes when the "
-                          "producer has arrived and all 48 KiB have landed.", size=12,
+    svg.text(20, y + 94, "each completed phase of a barrier flips its parity: 0, 1, 0, ... (a "
+                         "fresh barrier counts as having completed parity 1);", size=12,
+             anchor="start", bold=True)
+    svg.text(20, y + 114, "full[s] completes when the producer has arrived and all 48 KiB have "
+                          "landed, empty[s] when all 8 consumer warps have arrived.", size=12,
              anchor="start")
     return svg
 

@@ -143,7 +143,8 @@ __device__ __forceinline__ void tma_load_2d(void* destination, const CUtensorMap
 // 16-byte pieces of row r XORed with r % 8. `leading_bytes` and `stride_bytes` are the distances
 // between atoms:
 //  - K-major (A: rows of k): stride_bytes = 1024 from one 8-row group to the next along m;
-//    leading_bytes is not used with this swizzle (1 by convention);
+//    leading_bytes is not used with this swizzle (step 4 passes 16: the field holds
+//    bytes / 16);
 //  - MN-major (B: rows of n): leading_bytes from one 64-column atom to the next along n,
 //    stride_bytes = 1024 from one 8-row group of k to the next.
 __device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile,
@@ -156,8 +157,11 @@ __device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile,
          | (std::uint64_t{1} << 62);                                 // bits 62-63: 128-byte swizzle
 }
 
-// wgmma.fence: orders this warpgroup's earlier register and shared-memory accesses before the
-// wgmma that follow (required before the first wgmma, and after the accumulators were touched).
+// wgmma.fence: orders this warpgroup's earlier accesses to the registers a wgmma uses (the
+// accumulators) before the wgmma that follow: required before the first wgmma, and after other
+// instructions touched the accumulators. It does not order shared memory: tiles written with
+// ordinary stores would need fence.proxy.async before wgmma reads them; here the TMA writes
+// them, and the mbarrier wait that sees its bytes makes them visible to wgmma.
 __device__ __forceinline__ void wgmma_fence() {
 #if defined(TENSOR_CORE_GEMM_HOPPER)
   asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");

@@ -32,8 +32,9 @@ constexpr int FRAG = 16;                              // WMMA's 16 x 16 x 16
 constexpr int FRAGS_M = WARP_M / FRAG, FRAGS_N = WARP_N / FRAG;  // 4 x 2 per warp
 constexpr int kWarps = (BM / WARP_M) * (BN / WARP_N);            // 8
 constexpr int kThreads = kWarps * 32;
-// Shared rows 16 halves longer than the tile: a fragment's rows start 32 bytes apart in banks
-// (load_matrix_sync wants every row on 32 bytes, so the padding is a multiple of 16 halves).
+// Shared rows 16 halves longer than the tile, so that consecutive rows do not start in the same
+// bank. load_matrix_sync wants a pointer on 32 bytes and ldm a multiple of 8 halves: fragments
+// 16 rows or 16 columns apart in these tiles keep both.
 constexpr int A_LD = BK + 16, B_LD = BN + 16;
 
 using AFragment = wmma::fragment<wmma::matrix_a, FRAG, FRAG, FRAG, __half, wmma::row_major>;
@@ -78,9 +79,9 @@ __global__ void __launch_bounds__(kThreads)
     load_tile<BM, BK, A_LD, kThreads>(A, k, block_row, slice, m, k, a_tile);
     load_tile<BK, BN, B_LD, kThreads>(B, ldb, slice, block_col, k, n, b_tile);
     __syncthreads();
-    // TODO: for each 16-wide step along the slice's 32 columns, load this warp's fragments of
-    //       A (FRAGS_M of them) and B (FRAGS_N) from the shared tiles, and add every product of
-    //       an A fragment with a B fragment to its accumulator.
+    // TODO: for each 16-wide step along the slice's 32 columns, load the fragments of A and of
+    //       B that this warp's part needs from the shared tiles, and add every product of an A
+    //       fragment with a B fragment into the accumulator it belongs to.
     __syncthreads();
   }
 

@@ -12,10 +12,11 @@
 // them, with no staging tile.
 // The block is 128 x 128 with BK = 32 as in step 1, but with 4 warps of 64 x 64 each (4 x 8
 // tiles of 16 x 8, 128 accumulators per lane): every fragment a warp loads feeds 8 (A) or 4 (B)
-// mma instead of step 1's 2 and 4, and the warp has 32 independent mma per step of k. The shared rows are 8 halves (16 bytes) longer than the tile: the eight rows that
-// one ldmatrix matrix reads then start in eight different 16-byte bank groups, and are read in
-// one pass (unpadded, they would sit 64 or 256 bytes apart, in the same banks, and wait for
-// each other).
+// mma instead of step 1's 2 and 4, and the warp has 32 independent mma per step of k.
+// The shared rows are 8 halves (16 bytes) longer than the tile: the eight rows that one
+// ldmatrix matrix reads then start in eight different 16-byte bank groups, and are read in one
+// pass. Unpadded, the eight rows would share two bank groups, four rows in each, for A (rows of
+// 64 bytes), and one for B (rows of 256 bytes): 4 and 8 passes.
 #include <cstdint>
 
 #include "course/errors.hpp"

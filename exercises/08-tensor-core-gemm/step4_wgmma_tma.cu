@@ -87,7 +87,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   // TODO: the consumer: for every slice t, wait until its stage is full, multiply this
   //       warpgroup's 64 rows of A's tile by B's tile in BK / 16 wgmma (each a step of 16
   //       along k), and give the stage back to the producer once the wgmma have finished
-  //       reading it. wgmma is asynchronous: fence before, commit after, wait before release.
+  //       reading it (wgmma is asynchronous: the README's "wgmma" says what orders it).
   keep_in_registers(d);
 
   // TODO: store the accumulators: which row and column of C does d[i] hold in this thread?

@@ -27,8 +27,8 @@ TENSOR_CORE_GEMM_DECLARE_MISTAKE(tail_without_zero_fill, step3_multistage_swizzl
 // Step 4: the consumers release a stage (and store d) without wgmma_wait: the wgmma may still be
 // reading the stage that the producer refills, and d is not final.
 TENSOR_CORE_GEMM_DECLARE_MISTAKE(wgmma_without_wait, step4_wgmma_tma)
-// Step 4: the consumers always wait for parity 0: from the second lap of the ring on, the wait
-// passes on the previous lap's phase, before the TMA has written the stage.
+// Step 4: the consumers always wait for parity 0: on the second lap of the ring (and every other
+// lap after it) the wait passes on the previous lap's phase, before the TMA has written the stage.
 TENSOR_CORE_GEMM_DECLARE_MISTAKE(mbarrier_parity_not_flipped, step4_wgmma_tma)
 // Step 4: the producer announces 16 bytes more than its copies bring: the `full` phase never
 // completes, and the consumers would wait forever (the watchdog stops them).
