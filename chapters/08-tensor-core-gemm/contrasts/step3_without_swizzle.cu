@@ -162,16 +162,16 @@ __global__ void __launch_bounds__(kThreads)
   store_accumulators(C, m, n, block_row + warp_row, block_col + warp_col, acc);
 }
 
-template <int kStages>
-void launch(const __half* A, const __half* B, float* C, int m, int k, int n, int ldb) {
-  constexpr int kSharedBytes = kStages * kStep3StageBytes;  // dynamic shared memory
-  // More than 48 KiB of shared memory per block must be asked for (once per process is enough,
-  // but it is cheap).
-  COURSE_CHECK(cudaFuncSetAttribute(multistage_swizzle_kernel<kStages>,
-                                    cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
-  const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
-  multistage_swizzle_kernel<kStages><<<grid, kThreads, kSharedBytes>>>(A, B, C, m, k, n, ldb);
-  COURSE_CHECK(cudaGetLastError());
+using Kernel = void (*)(const __half*, const __half*, float*, int, int, int, int);
+
+// The kernel with as deep a ring as `stages` (step3_stages(): what this GPU's shared memory
+// holds).
+Kernel kernel_with(int stages) {
+  switch (stages) {
+    case 4: return multistage_swizzle_kernel<4>;
+    case 3: return multistage_swizzle_kernel<3>;
+    default: return multistage_swizzle_kernel<2>;
+  }
 }
 
 }  // namespace
@@ -181,19 +181,20 @@ void step3_multistage_swizzle(const __half* A, const __half* B, float* C, int m,
   require_gpu_for_step(3);
   int ldb = n;
   const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
-  switch (step3_stages()) {  // as deep a ring as this GPU's shared memory holds
-    case 4: launch<4>(A, b, C, m, k, n, ldb); break;
-    case 3: launch<3>(A, b, C, m, k, n, ldb); break;
-    default: launch<2>(A, b, C, m, k, n, ldb); break;
-  }
+  const int stages = step3_stages();
+  const Kernel kernel = kernel_with(stages);
+  const int shared_bytes = stages * kStep3StageBytes;  // dynamic shared memory
+  // More than 48 KiB of shared memory per block must be asked for (once per process is enough,
+  // but it is cheap).
+  COURSE_CHECK(
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
+  kernel<<<grid, kThreads, shared_bytes>>>(A, b, C, m, k, n, ldb);
+  COURSE_CHECK(cudaGetLastError());
 }
 
 KernelResources step3_resources() {
-  switch (step3_stages()) {
-    case 4: return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel<4>));
-    case 3: return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel<3>));
-    default: return resources_of(reinterpret_cast<const void*>(multistage_swizzle_kernel<2>));
-  }
+  return resources_of(reinterpret_cast<const void*>(kernel_with(step3_stages())));
 }
 
 }  // namespace tensor_core_gemm::contrast::step3_without_swizzle
