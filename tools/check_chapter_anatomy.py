@@ -15,6 +15,7 @@ MANIFEST_KEYS = {"title", "benchmark", "steps", "mistakes", "contrasts"}
 STEP_KEYS = {"step", "title", "files", "tests", "hint", "recipe", "sanitize", "profile"}
 STEP_REQUIRED = {"step", "title", "files", "tests", "hint", "recipe"}
 MISTAKE_KEYS = {"name", "step", "file", "plant", "sanitizer"}
+CONTRAST_KEYS = {"name", "step", "file", "meaning", "plant"}
 LINKS = {"exercise": "exercises", "solution": "solutions", "tests": "tests"}
 MEASURED = re.compile(r"measured-([a-z0-9]+)\.json")
 STEP_HEADING = re.compile(r"## Steps? (\d+)(?:-(\d+))?\b")
@@ -144,6 +145,10 @@ def manifest_problems(root, chapter):
             problems.append(f"{label}: unknown key {key!r}")
         if "plant" in mistake and not {"step", "file"} <= set(mistake):
             problems.append(f"{label}: a plant needs its 'step' and 'file'")
+    for contrast in manifest.get("contrasts", []):
+        label = f"{where}: contrast {contrast.get('name', '?')}"
+        for key in sorted(set(contrast) ^ CONTRAST_KEYS):
+            problems.append(f"{label}: {'unknown' if key in contrast else 'missing'} key {key!r}")
     return problems
 
 

@@ -129,14 +129,19 @@ def check():
             if "sanitizer" in mistake and test not in (tests / "test_mistakes.cpp").read_text():
                 problems.append(f"{name}: tests/{chapter}/test_mistakes.cpp has no TEST({test}")
     try:
-        for path, text in generated_kernels().items():
+        generated = generated_kernels()
+        for path, text in generated.items():
             if not path.is_file() or path.read_text() != text:
                 problems.append(f"{path.relative_to(ROOT)}: not generated from its plant: run "
                                 "tools/plant_mistakes.py --write")
-    except ValueError as error:
+        for path in sorted(ROOT.glob("chapters/*/contrasts/*.cu")):
+            if path not in generated:
+                problems.append(f"{path.relative_to(ROOT)}: no contrast of its steps.json "
+                                "generates it: delete it, or add the contrast")
+    except (OSError, ValueError) as error:
         problems.append(str(error))
-    print("\n".join(problems) or f"ok: all {len(plants())} plants and {len(contrasts())} contrast(s) "
-          "apply to solutions/, and every mistake in the steps.json files has its "
+    print("\n".join(problems) or f"ok: all {len(plants())} plants and {len(contrasts())} "
+          "contrast(s) apply to solutions/, and every mistake in the steps.json files has its "
           "kernel and sanitizer test")
     return 1 if problems else 0
 

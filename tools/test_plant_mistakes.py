@@ -78,6 +78,15 @@ class GeneratedKernels(unittest.TestCase):
         self.assertEqual([p[3] for p in plant_mistakes.plants()], ["thrice_instead"])
         self.assertEqual(self.quietly(plant_mistakes.check)[0], 0)
 
+    def test_check_flags_a_contrast_file_that_nothing_generates(self):
+        self.quietly(plant_mistakes.write)
+        stale = plant_mistakes.ROOT / "chapters" / "99-x" / "contrasts" / "gone.cu"
+        stale.parent.mkdir()
+        stale.write_text("// a contrast that steps.json no longer lists\n")
+        status, said = self.quietly(plant_mistakes.check)
+        self.assertEqual(status, 1)
+        self.assertIn("contrasts/gone.cu: no contrast of its steps.json generates it", said)
+
     def test_no_planted_folder_means_hand_written_kernels(self):
         self.planted.rmdir()
         self.assertEqual(plant_mistakes.generated_kernels(), {})

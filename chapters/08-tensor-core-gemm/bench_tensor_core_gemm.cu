@@ -140,8 +140,8 @@ void register_row(const std::string& name, Run run, Shape s, bool vendor,
         repetitions);
 }
 
-// A row of a step that this GPU cannot run: skipped, with the reason (the compute capability
-// the step needs), like the step's tests.
+// A row of a step that this GPU cannot run: skipped, with the reason (the compute capability or
+// the shared memory the step needs), like the step's tests.
 void register_row_that_cannot_run(const std::string& name, Shape s, const std::string& why) {
   benchmark::RegisterBenchmark((name + suffix(s)).c_str(), [why](benchmark::State& state) {
     state.SkipWithError(why.c_str());
