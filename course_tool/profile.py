@@ -17,11 +17,12 @@ def profile_table(step, yours, solution, compared):
     lines = [f"  {'metric':<46}" + "".join(f"{h:>{w}}" for h, w in zip(headers, widths))]
     for metric in step.profile["metrics"]:
         label = metric["label"]
-        values = [yours.get(label) if yours else None, solution.get(label)]
-        values += [column.get(label) for column in compared.values()]
-        lines.append(f"  {label:<46}" + "".join(
-            f"{ncu_profile.format_value(v) if v is not None or i < 2 else '':>{w}}"
-            for i, (v, w) in enumerate(zip(values, widths))))
+        cells = [ncu_profile.format_value(yours.get(label) if yours else None),
+                 ncu_profile.format_value(solution.get(label))]
+        # A column the metric is not compared with stays empty; a failed reading says n/a.
+        cells += [ncu_profile.format_value(column[label]) if label in column else ""
+                  for column in compared.values()]
+        lines.append(f"  {label:<46}" + "".join(f"{c:>{w}}" for c, w in zip(cells, widths)))
         lines.append(f"      {metric['meaning']}")
         expect = metric.get("expect")
         if expect:
