@@ -3,8 +3,8 @@
 // rectangular shapes (one row, one column, k = 8, k = 1000, n not a multiple of 8); and at
 // 1000, 1023 and 1025. Every element against the exact product of the same FP16 values within
 // the bound of tensor_core_gemm_testing.hpp, the matrices between NaN guard zones. A step this
-// GPU cannot run SKIPs, saying what it needs (compute capability, shared memory). Step 3 also with every depth
-// of its ring that this GPU can hold. Plus: no step's kernel spills.
+// GPU cannot run SKIPs, saying what it needs (compute capability, shared memory). Step 3 also
+// with every depth of its ring that this GPU can hold. Plus: no step's kernel spills.
 #include <gtest/gtest.h>
 
 #include <string>
