@@ -4,9 +4,10 @@
 //    the tile reaches past the matrix (steps 1-2);
 //  - ldmatrix and mma.sync.m16n8k16 as inline PTX (steps 2-3);
 //  - cp.async, 16 bytes, with its zero fill, commit and wait (step 3);
-//  - the predicated store of two neighbouring results of C (steps 2-4), and of all a warp's
-//    mma.sync accumulators (step 3; step 2 asks you to write that one: read it after step 2).
-// Step 4's Hopper pieces are in tensor_core_gemm_hopper.cuh.
+//  - the predicated store of two neighbouring results of C (steps 2-4).
+// Step 4's Hopper pieces are in tensor_core_gemm_hopper.cuh; the store of all a warp's mma.sync
+// accumulators, ready-made for step 3, in tensor_core_gemm_accumulator_store.cuh (it is step 2's
+// last TODO: open it after step 2).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -129,25 +130,6 @@ __device__ __forceinline__ void store_result_pair(float* C, int m, int n, int ro
   } else {
     at[0] = v0;
     if (col + 1 < n) at[1] = v1;
-  }
-}
-
-// Stores a warp's TILES_M x TILES_N tiles of 16 x 8 results, acc[i][j][0..3] being the C
-// fragment of mma_m16n8k16 for the tile whose top-left result is C(row0 + 16 i, col0 + 8 j),
-// inside m x n only.
-template <int TILES_M, int TILES_N>
-__device__ __forceinline__ void store_accumulators(float* C, int m, int n, int row0, int col0,
-                                                   const float (&acc)[TILES_M][TILES_N][4]) {
-  const int lane = threadIdx.x % 32;
-  const int group = lane / 4, pair = (lane % 4) * 2;
-#pragma unroll
-  for (int i = 0; i < TILES_M; ++i) {
-#pragma unroll
-    for (int j = 0; j < TILES_N; ++j) {
-      const int row = row0 + i * 16 + group, col = col0 + j * 8 + pair;
-      store_result_pair(C, m, n, row, col, acc[i][j][0], acc[i][j][1]);
-      store_result_pair(C, m, n, row + 8, col, acc[i][j][2], acc[i][j][3]);
-    }
   }
 }
 

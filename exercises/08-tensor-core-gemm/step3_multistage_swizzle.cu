@@ -23,6 +23,7 @@
 #include "course/errors.hpp"
 #include "course/math.hpp"
 #include "tensor_core_gemm.cuh"
+#include "tensor_core_gemm_accumulator_store.cuh"
 #include "tensor_core_gemm_device.cuh"
 
 namespace tensor_core_gemm::exercise {
