@@ -66,7 +66,8 @@ namespace detail {
 // like step 4 says so): compute capability 9.0 and a build that holds sm_90a code.
 bool sm90a_code_runs();
 // Tests: step 3 runs with a ring of `stages` (2 up to this GPU's step3_stages()) until this is
-// called again with 0, which goes back to the GPU's own; std::invalid_argument otherwise.
+// called again with 0, which goes back to the GPU's own; std::invalid_argument otherwise (before
+// asking the GPU when `stages` is outside 2-4).
 void override_step3_stages(int stages);
 }  // namespace detail
 

@@ -64,8 +64,12 @@ void detail::override_step3_stages(int stages) {
     step3_stages_override = 0;
     return;
   }
+  if (stages < 2 || stages > 4) {  // no ring of this depth exists, on any GPU
+    throw std::invalid_argument("override_step3_stages: " + std::to_string(stages) +
+                                " stages: step 3's ring has 2 to 4 (or 0 for the GPU's own)");
+  }
   const int most = step3_stages_for(current_gpu().shared_bytes_per_block);
-  if (stages < 2 || stages > most) {
+  if (stages > most) {
     throw std::invalid_argument("override_step3_stages: " + std::to_string(stages) +
                                 " stages do not fit this GPU (2 to " + std::to_string(most) +
                                 ", or 0 for its own)");

@@ -110,5 +110,14 @@ TEST(TensorCoreGemmStep3Ring, AsManyStagesAsTheGpuSharedMemoryHolds) {
   EXPECT_EQ(step3_stages_for(48 * 1024), 0);
 }
 
+// A ring depth that exists on no GPU is refused before the GPU is asked (here, with or without
+// one); 0 (back to the GPU's own) never asks it.
+TEST(TensorCoreGemmStep3Ring, DepthsOutside2To4AreRejected) {
+  for (const int stages : {-1, 1, 5}) {
+    EXPECT_THROW(detail::override_step3_stages(stages), std::invalid_argument) << stages;
+  }
+  EXPECT_NO_THROW(detail::override_step3_stages(0));
+}
+
 }  // namespace
 }  // namespace tensor_core_gemm
