@@ -1,5 +1,5 @@
 // Chapter 08, tensor-core GEMM: from chapter 07's CUDA-core SGEMM to the tensor cores, with
-// FP16 inputs and FP32 accumulation, in four steps toward cuBLAS. The API that the exercise,
+// FP16 inputs and FP32 accumulation, in five steps to cuBLAS. The API that the exercise,
 // the solution and the known-wrong variants implement. Plain C++ apart from the CUDA runtime
 // and the FP16 type.
 //
@@ -61,20 +61,28 @@ int step3_stages_for(int shared_bytes_per_block);
 // For the current GPU (or what detail::override_step3_stages set).
 int step3_stages();
 
+// Step 5's persistent blocks: one per SM of the current GPU (or what
+// detail::override_step5_blocks set); fewer when C has fewer tiles.
+int step5_blocks();
+
 namespace detail {
-// True when the sm_90a code of step 4 is what runs on the current GPU (a probe kernel compiled
-// like step 4 says so): compute capability 9.0 and a build that holds sm_90a code.
+// True when the sm_90a code of steps 4 and 5 is what runs on the current GPU (a probe kernel
+// compiled like them says so): compute capability 9.0 and a build that holds sm_90a code.
 bool sm90a_code_runs();
 // Tests: step 3 runs with a ring of `stages` (2 up to this GPU's step3_stages()) until this is
 // called again with 0, which goes back to the GPU's own; std::invalid_argument otherwise (before
 // asking the GPU when `stages` is outside 2-4).
 void override_step3_stages(int stages);
+// Tests: step 5 runs with `blocks` persistent blocks (so few that each takes many tiles, even
+// of a small C) until this is called again with 0, which goes back to one per SM;
+// std::invalid_argument below 0.
+void override_step5_blocks(int blocks);
 }  // namespace detail
 
-// Steps 2-4 copy B 16 bytes at a time: its rows must start on 16 bytes, so n must be a
-// multiple of 8. When it is not, the launchers first copy B into rows of round_up(n, 8)
-// halves, zeros after column n (that copy is part of the step's time); this returns B itself
-// or that copy (a buffer kept for the next call, on the default stream).
+// Steps 2-5 copy B 16 bytes at a time: its rows must start on 16 bytes, so n must be a
+// multiple of 8. When it is not, the launchers first copy B into rows of round_up(n, 64)
+// halves (128 bytes: whole lines), zeros after column n (that copy is part of the step's time);
+// this returns B itself or that copy (a buffer kept for the next call, on the default stream).
 const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* ldb);
 
 // Registers per thread, local memory (spills, stack) and static shared memory of a kernel,
@@ -91,11 +99,14 @@ using course::resources_of;
   void step3_multistage_swizzle(const __half* A, const __half* B, float* C, int m, int k, int n);\
   /* Step 4: Hopper: TMA loads, mbarriers, wgmma, producer and consumer warpgroups (sm_90a). */  \
   void step4_wgmma_tma(const __half* A, const __half* B, float* C, int m, int k, int n);         \
-  /* Each step's kernel's registers and local memory (step 4: zeros where it is not compiled). */\
+  /* Step 5: step 4 with persistent blocks, a wgmma group in flight, whole-line stores. */       \
+  void step5_persistent_tiles(const __half* A, const __half* B, float* C, int m, int k, int n);  \
+  /* Each step's kernel's registers and local memory (steps 4, 5: zeros where not compiled). */  \
   KernelResources step1_resources();                                                              \
   KernelResources step2_resources();                                                              \
   KernelResources step3_resources();                                                              \
-  KernelResources step4_resources();
+  KernelResources step4_resources();                                                              \
+  KernelResources step5_resources();
 
 namespace solution {
 TENSOR_CORE_GEMM_DECLARE_STEPS
@@ -115,18 +126,21 @@ inline constexpr StepInfo kSteps[] = {
     {2, "step2_mma_ldmatrix", "step2_mma_ldmatrix.cu"},
     {3, "step3_multistage_swizzle", "step3_multistage_swizzle.cu"},
     {4, "step4_wgmma_tma", "step4_wgmma_tma.cu"},
+    {5, "step5_persistent_tiles", "step5_persistent_tiles.cu"},
 };
 inline constexpr int kStepCount = sizeof(kSteps) / sizeof(kSteps[0]);
 
 using Gemm = void (*)(const __half* A, const __half* B, float* C, int m, int k, int n);
 inline Gemm solution_step(int number) {
   constexpr Gemm steps[] = {solution::step1_wmma, solution::step2_mma_ldmatrix,
-                            solution::step3_multistage_swizzle, solution::step4_wgmma_tma};
+                            solution::step3_multistage_swizzle, solution::step4_wgmma_tma,
+                            solution::step5_persistent_tiles};
   return steps[number - 1];
 }
 inline Gemm exercise_step(int number) {
   constexpr Gemm steps[] = {exercise::step1_wmma, exercise::step2_mma_ldmatrix,
-                            exercise::step3_multistage_swizzle, exercise::step4_wgmma_tma};
+                            exercise::step3_multistage_swizzle, exercise::step4_wgmma_tma,
+                            exercise::step5_persistent_tiles};
   return steps[number - 1];
 }
 inline KernelResources solution_resources(int number) {
@@ -134,7 +148,8 @@ inline KernelResources solution_resources(int number) {
     case 1: return solution::step1_resources();
     case 2: return solution::step2_resources();
     case 3: return solution::step3_resources();
-    default: return solution::step4_resources();
+    case 4: return solution::step4_resources();
+    default: return solution::step5_resources();
   }
 }
 

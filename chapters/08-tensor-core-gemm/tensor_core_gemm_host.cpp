@@ -28,6 +28,7 @@ struct Gpu {
   int major = 0, minor = 0;
   bool sm90a = false;
   int shared_bytes_per_block = 0;  // the most one block may opt in to
+  int multiprocessors = 0;
 };
 
 // The current GPU, asked once per device (launchers ask on every call).
@@ -38,7 +39,8 @@ const Gpu& current_gpu() {
   const auto found = known.find(device);
   if (found != known.end()) return found->second;
   const course::DeviceInfo info = course::query_device();
-  Gpu gpu{info.name, info.compute_capability_major, info.compute_capability_minor, false, 0};
+  Gpu gpu{info.name, info.compute_capability_major, info.compute_capability_minor, false, 0,
+          info.multiprocessor_count};
   gpu.sm90a = gpu.major == 9 && gpu.minor == 0 && detail::sm90a_code_runs();
   COURSE_CHECK(cudaDeviceGetAttribute(&gpu.shared_bytes_per_block,
                                       cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
@@ -46,6 +48,7 @@ const Gpu& current_gpu() {
 }
 
 int step3_stages_override = 0;  // detail::override_step3_stages
+int step5_blocks_override = 0;  // detail::override_step5_blocks
 
 }  // namespace
 
@@ -77,6 +80,18 @@ void detail::override_step3_stages(int stages) {
   step3_stages_override = stages;
 }
 
+int step5_blocks() {
+  return step5_blocks_override != 0 ? step5_blocks_override : current_gpu().multiprocessors;
+}
+
+void detail::override_step5_blocks(int blocks) {
+  if (blocks < 0) {
+    throw std::invalid_argument("override_step5_blocks: " + std::to_string(blocks) +
+                                " blocks: pass 1 or more (or 0 for one per SM)");
+  }
+  step5_blocks_override = blocks;
+}
+
 void check_arguments(const char* function, const __half* A, const __half* B, const float* C,
                      int m, int k, int n) {
   if (m < 1 || n < 1) {
@@ -95,7 +110,8 @@ void check_arguments(const char* function, const __half* A, const __half* B, con
                                                   " rows the grids reach; multiply A in parts"));
   }
   constexpr long long kMaxElements = std::numeric_limits<int>::max();
-  const long long padded_n = (n + 7LL) / 8 * 8;
+  // B as the kernels read it: with rows of round_up(n, 64) when n is not a multiple of 8.
+  const long long padded_n = n % 8 == 0 ? n : (n + 63LL) / 64 * 64;
   if (1LL * m * k > kMaxElements || 1LL * k * padded_n > kMaxElements ||
       1LL * m * n > kMaxElements) {
     throw std::invalid_argument(say(function, "a matrix of " + std::to_string(m) + " x " +
@@ -139,14 +155,16 @@ std::string why_step_cannot_run(int step) {
                ", allows " + std::to_string(gpu.shared_bytes_per_block / 1024) + " KiB";
       }
       return "";
-    default:  // step 4
+    default:  // steps 4 and 5
       if (gpu.sm90a) return "";
       if (gpu.major != 9 || gpu.minor != 0) {
-        return "step 4 needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only "
-               "in sm_90a code, which runs on no other GPU); " + this_gpu;
+        return "step " + std::to_string(step) +
+               " needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only in "
+               "sm_90a code, which runs on no other GPU); " + this_gpu;
       }
-      return "step 4's sm_90a code did not run on this GPU although it is 9.0: the build's "
-             "sm_90 code was picked instead; configure with -Dgpu_arch=sm_90a";
+      return "step " + std::to_string(step) +
+             "'s sm_90a code did not run on this GPU although it is 9.0: the build's sm_90 "
+             "code was picked instead; configure with -Dgpu_arch=sm_90a";
   }
 }
 
@@ -158,7 +176,9 @@ void require_gpu_for_step(int step) {
 const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* ldb) {
   *ldb = n;
   if (n % 8 == 0) return B;
-  *ldb = (n + 7) / 8 * 8;
+  // A copy is made anyway: its rows are padded to 64 halves (128 bytes), so that every row of
+  // B, and every 128-byte row of a TMA box, starts on a 128-byte line.
+  *ldb = (n + 63) / 64 * 64;
   static course::DeviceBuffer<__half> padded;
   const std::size_t needed = static_cast<std::size_t>(k) * *ldb;
   if (padded.size() < needed) padded = course::DeviceBuffer<__half>(needed);

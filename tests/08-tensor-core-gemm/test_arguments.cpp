@@ -47,7 +47,10 @@ TEST(TensorCoreGemmArguments, MatricesBeyond32BitIndexingAreRejected) {
   for (int step = 1; step <= kStepCount; ++step) {
     EXPECT_NE(message(step, 46344, 46344, 1).find("2^31"), std::string::npos);
     EXPECT_NE(message(step, 1, 46344, 46341).find("2^31"), std::string::npos)
-        << "B, counted with its rows padded to a multiple of 8";
+        << "B, counted with its rows padded";
+    // 46336 x 46344 is below 2^31, 46336 x 46400 is not: B's copy has rows of round_up(n, 64).
+    EXPECT_NE(message(step, 1, 46336, 46337).find("2^31"), std::string::npos)
+        << "B, counted with its rows padded to a multiple of 64";
     EXPECT_NE(message(step, 70000, 8, 40000).find("2^31"), std::string::npos) << "C";
   }
 }
@@ -117,6 +120,15 @@ TEST(TensorCoreGemmStep3Ring, DepthsOutside2To4AreRejected) {
     EXPECT_THROW(detail::override_step3_stages(stages), std::invalid_argument) << stages;
   }
   EXPECT_NO_THROW(detail::override_step3_stages(0));
+}
+
+// Step 5's persistent blocks: a negative count is refused; setting and clearing an override asks
+// nothing of the GPU (with or without one), and the override is what step5_blocks() returns.
+TEST(TensorCoreGemmStep5Blocks, OverrideIsCheckedAndUsed) {
+  EXPECT_THROW(detail::override_step5_blocks(-1), std::invalid_argument);
+  detail::override_step5_blocks(3);
+  EXPECT_EQ(step5_blocks(), 3);
+  detail::override_step5_blocks(0);
 }
 
 }  // namespace

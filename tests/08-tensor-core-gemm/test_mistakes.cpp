@@ -61,9 +61,10 @@ void run_death_tests_in_a_fresh_process() {
 #endif
 }
 
-// Step 4's mistakes may end in a barrier that never completes: the watchdog then traps, which
-// ends the CUDA context and, through the checker, the program. So they run in a child process
-// (a death test), which must end with "rejected by the numbers" (0) or "stopped by the watchdog".
+// The mistakes of steps 4 and 5 may end in a barrier that never completes: the watchdog then
+// traps, which ends the CUDA context and, through the checker, the program. So they run in a
+// child process (a death test), which must end with "rejected by the numbers" (0) or "stopped
+// by the watchdog".
 bool rejected_or_stopped(int status) {
   return WIFEXITED(status) &&
          (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == testing::kBarrierTimeoutExit);
@@ -97,7 +98,8 @@ INSTANTIATE_TEST_SUITE_P(
                       KNOWN_MISTAKE(ldmatrix_before_wait, 3, step3_multistage_swizzle),
                       KNOWN_MISTAKE(swizzle_on_store_only, 3, step3_multistage_swizzle),
                       KNOWN_MISTAKE(wgmma_without_wait, 4, step4_wgmma_tma),
-                      KNOWN_MISTAKE(mbarrier_parity_not_flipped, 4, step4_wgmma_tma)),
+                      KNOWN_MISTAKE(mbarrier_parity_not_flipped, 4, step4_wgmma_tma),
+                      KNOWN_MISTAKE(tile_group_past_last_row, 5, step5_persistent_tiles)),
     [](const ::testing::TestParamInfo<KnownMistake>& info) { return std::string(info.param.name); });
 
 // A barrier that never completes: the consumers' wait gives up after kWatchdogSeconds, the

@@ -4,7 +4,8 @@
 // 1000, 1023 and 1025. Every element against the exact product of the same FP16 values within
 // the bound of tensor_core_gemm_testing.hpp, the matrices between NaN guard zones. A step this
 // GPU cannot run SKIPs, saying what it needs (compute capability, shared memory). Step 3 also
-// with every depth of its ring that this GPU can hold. Plus: no step's kernel spills.
+// with every depth of its ring that this GPU can hold, step 5 also with 3 and 1 blocks. Plus: no
+// step's kernel spills.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -70,17 +71,39 @@ class Step3RingDepth {
   Step3RingDepth& operator=(const Step3RingDepth&) = delete;
 };
 
+// Step 5's persistent blocks take tile after tile; with one per SM, these shapes have fewer
+// tiles than blocks. For step 5 they also run with 1 and 3 blocks: each block then takes many
+// tiles, and its ring goes on from tile to tile.
+class Step5Blocks {
+ public:
+  explicit Step5Blocks(int blocks) { detail::override_step5_blocks(blocks); }
+  ~Step5Blocks() { detail::override_step5_blocks(0); }
+  Step5Blocks(const Step5Blocks&) = delete;
+  Step5Blocks& operator=(const Step5Blocks&) = delete;
+};
+
 TEST_P(TensorCoreGemm, MatchesCpuForRectangularShapes) {
   const auto [impl, step] = GetParam();
   const std::vector<Shape> shapes = {{1, 1000, 1},    {1000, 8, 1},    {1, 8, 1000},
                                      {33, 16, 65},    {129, 72, 31},   {70, 1000, 65},
                                      {256, 8, 264},   {200, 136, 300}, {130, 264, 257},
                                      {300, 520, 600}};
-  if (step != 3) return expect_all_match(under_test(impl, step), shapes);
-  for (int stages = step3_stages(); stages >= 2 && !HasFailure(); --stages) {
-    SCOPED_TRACE("step 3 with a ring of kStages = " + std::to_string(stages) +
-                 " (GPUs with less shared memory than this one run it so)");
-    const Step3RingDepth depth(stages);
+  if (step == 3) {
+    for (int stages = step3_stages(); stages >= 2 && !HasFailure(); --stages) {
+      SCOPED_TRACE("step 3 with a ring of kStages = " + std::to_string(stages) +
+                   " (GPUs with less shared memory than this one run it so)");
+      const Step3RingDepth depth(stages);
+      expect_all_match(under_test(impl, step), shapes);
+    }
+    return;
+  }
+  expect_all_match(under_test(impl, step), shapes);
+  if (step != 5) return;
+  for (const int blocks : {3, 1}) {
+    if (HasFailure()) return;
+    SCOPED_TRACE("step 5 with " + std::to_string(blocks) +
+                 " persistent block(s): each takes many tiles, one after the other");
+    const Step5Blocks few(blocks);
     expect_all_match(under_test(impl, step), shapes);
   }
 }

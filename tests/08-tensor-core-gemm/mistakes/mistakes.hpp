@@ -33,5 +33,8 @@ TENSOR_CORE_GEMM_DECLARE_MISTAKE(mbarrier_parity_not_flipped, step4_wgmma_tma)
 // Step 4: the producer announces 16 bytes more than its copies bring: the `full` phase never
 // completes, and the consumers would wait forever (the watchdog stops them).
 TENSOR_CORE_GEMM_DECLARE_MISTAKE(mbarrier_wrong_byte_count, step4_wgmma_tma)
+// Step 5: the last group of tile rows counted as kGroupRows rows even when fewer are left: its
+// tiles land on rows past C (stored nowhere) while tiles of its real rows are never computed.
+TENSOR_CORE_GEMM_DECLARE_MISTAKE(tile_group_past_last_row, step5_persistent_tiles)
 
 #undef TENSOR_CORE_GEMM_DECLARE_MISTAKE
