@@ -908,6 +908,134 @@ def ch08_producer_consumer_ring():
     return svg
 
 
+def ch08_persistent_blocks():
+    """Step 4 against step 5 on one multiprocessor, time left to right (schematic lengths, not
+    measured). Step 4: one block per tile; each block starts with an empty ring (the consumers
+    wait for the first slice) and ends with its stores of C while the producer has nothing left
+    to do, so the tensor cores idle twice per tile. Step 5: one block per multiprocessor takes
+    tile after tile; the producer fills the ring with the next tile's slices while the consumers
+    store, and the stores are shorter (whole lines). (The tile order, which stage is given back
+    and the epilogue's lane mapping are step 5's exercise: not drawn.)"""
+    svg = Svg(800, 470, "One multiprocessor over time: step 4's block per tile, with an empty "
+                        "ring at each start and idle tensor cores during the stores, against "
+                        "step 5's persistent block, whose producer fills the ring for the next "
+                        "tile while the consumers store")
+    svg.text(20, 24, "One multiprocessor over time: a block per tile (step 4) against one "
+                     "persistent block (step 5)", size=14, anchor="start", bold=True)
+    svg.text(20, 44, "Time runs left to right; the lengths are schematic, not measured. Hatched: "
+                     "the tensor cores idle.", size=12, anchor="start")
+    x0, lane_h, pitch = 124, 26, 30
+    wait, multiply, store4, store5, lead = 76, 144, 92, 46, 40
+
+    def hatch(x, y, w, h):
+        """A light grey box crossed by diagonal lines, clipped to the box."""
+        svg.rect(x0 + x, y, w, h, fill=LIGHT, stroke=GREY)
+        u = x - h
+        while u < x + w:
+            lo, hi = max(0, x - u), min(h, x + w - u)
+            if hi > lo:
+                svg.line(x0 + u + lo, y + h - lo, x0 + u + hi, y + h - hi, stroke=GREY,
+                         width=0.75)
+            u += 9
+
+    def bar(x, y, w, label, fill):
+        svg.cell(x0 + x, y, w, lane_h, label, fill=fill, size=10)
+
+    def idle(x, y, w, label):
+        svg.rect(x0 + x, y, w, lane_h, stroke=GREY, dash="4 3")
+        svg.text(x0 + x + w / 2, y + lane_h / 2 + 4, label, size=10, fill=GREY)
+
+    def bracket(x, w, y, label):
+        """A span over the lanes: which block runs when."""
+        cx, half = x0 + x + w / 2, len(label) * 3 + 6
+        svg.text(cx, y + 4, label, size=11, fill=GREY)
+        svg.line(x0 + x + 1, y, cx - half, y, stroke=GREY)
+        svg.line(cx + half, y, x0 + x + w - 1, y, stroke=GREY)
+        svg.line(x0 + x + 1, y, x0 + x + 1, y + 7, stroke=GREY)
+        svg.line(x0 + x + w - 1, y, x0 + x + w - 1, y + 7, stroke=GREY)
+
+    def ring_empty(x, top):
+        """The consumers' wait for the first slice of a tile: both consumer lanes."""
+        y = top + pitch
+        hatch(x, y, wait, pitch + lane_h)
+        svg.rect(x0 + x + 6, y + 13, wait - 12, 30, fill="white", stroke="none")
+        svg.text(x0 + x + wait / 2, y + 25, "ring empty:", size=10)
+        svg.text(x0 + x + wait / 2, y + 38, "wait", size=10)
+
+    def lanes(top, header):
+        svg.text(20, top - 26, header, size=13, anchor="start", bold=True)
+        for k, name in enumerate(("producer", "consumer 1", "consumer 2")):
+            svg.text(x0 - 8, top + k * pitch + lane_h / 2 + 4, name, size=12, anchor="end")
+        svg.text(x0 - 8, top + 3 * pitch + 17, "tensor cores", size=11, anchor="end",
+                 fill=GREY)
+
+    def idle_label(cx, y):
+        svg.rect(x0 + cx - 15, y + 3, 30, 13, fill="white", stroke="none")
+        svg.text(x0 + cx, y + 13, "idle", size=10)
+
+    def tensor_cores(top, busy_spans, end):
+        """Busy while the consumers multiply, hatched (idle) everywhere else."""
+        y, x = top + 3 * pitch + 4, 0
+        for start, stop in busy_spans:
+            if start > x:
+                hatch(x, y, start - x, 18)
+                idle_label((x + start) / 2, y)
+            svg.cell(x0 + start, y, stop - start, 18, "busy", fill=BLUE, size=10,
+                     text_fill="white")
+            x = stop
+        if end > x:
+            hatch(x, y, end - x, 18)
+            idle_label((x + end) / 2, y)
+
+    # Step 4: one block per tile, each starting with an empty ring and ending with its stores.
+    top = 104
+    lanes(top, "Step 4: one block per tile")
+    block = wait + multiply + store4
+    busy = []
+    for b, tile in enumerate("AB"):
+        x = b * block
+        bracket(x, block, top - 12, f"block for tile {tile}")
+        bar(x, top, wait + multiply - lead, f"TMA copies: slices of tile {tile}", ORANGE)
+        idle(x + wait + multiply - lead, top, lead + store4, "idle, block ends")
+        ring_empty(x, top)
+        for k in (1, 2):
+            bar(x + wait, top + k * pitch, multiply, f"multiply tile {tile}", SKY)
+            bar(x + wait + multiply, top + k * pitch, store4, "store C", PURPLE)
+        busy.append((x + wait, x + wait + multiply))
+    svg.text(x0 + 2 * block + 10, top + pitch + lane_h / 2 + 4, "...", size=12, anchor="start")
+    tensor_cores(top, busy, 2 * block)
+
+    # Step 5: one block per multiprocessor, tile after tile; the ring goes on.
+    top = 270
+    lanes(top, "Step 5: one block per SM, tile after tile")
+    per_tile = multiply + store5
+    end = wait + 3 * per_tile
+    bracket(0, end, top - 12, "one block: tile A, then tile B, then tile C")
+    ring_empty(0, top)
+    busy, fill_start = [], 0
+    for j, tile in enumerate("ABC"):
+        x = wait + j * per_tile
+        fill_end = x + multiply - lead
+        bar(fill_start, top, fill_end - fill_start, f"TMA copies: slices of tile {tile}", ORANGE)
+        fill_start = fill_end
+        for k in (1, 2):
+            bar(x, top + k * pitch, multiply, f"multiply tile {tile}", SKY)
+            bar(x + multiply, top + k * pitch, store5, "store C", PURPLE)
+        busy.append((x, x + multiply))
+    idle(fill_start, top, end - fill_start, "no tiles left")
+    tensor_cores(top, busy, end)
+
+    # Time axis and caption.
+    y = 404
+    svg.line(x0, y, x0 + end + 4, y, arrow=True)
+    svg.text(x0 - 8, y + 4, "time", size=12, anchor="end")
+    svg.text(20, 434, "Step 5's producer fills the ring with the next tile's slices while the "
+                      "consumers store;", size=12, anchor="start")
+    svg.text(20, 452, "the ring's stages and parities go on from tile to tile.", size=12,
+             anchor="start")
+    return svg
+
+
 FIGURES = {
     "chapters/00-first-kernel/figures/round-trip.svg": ch00_round_trip,
     "chapters/01-sum-of-squares/figures/contiguous-vs-interleaved.svg":
@@ -924,6 +1052,7 @@ FIGURES = {
     "chapters/08-tensor-core-gemm/figures/swizzle.svg": ch08_swizzle,
     "chapters/08-tensor-core-gemm/figures/producer-consumer-ring.svg":
         ch08_producer_consumer_ring,
+    "chapters/08-tensor-core-gemm/figures/persistent-blocks.svg": ch08_persistent_blocks,
 }
 
 
