@@ -24,7 +24,8 @@
 
 namespace tensor_core_gemm {
 
-// Every kernel puts one row of blocks per 128 rows of C in gridDim.y, which holds 65535.
+// Steps 1-4 put one row of blocks per 128 rows of C in gridDim.y, which holds 65535; step 5
+// (a one-dimensional grid) keeps the same limit, so that every step takes the same arguments.
 inline constexpr int kMaxRows = course::kMaxGridDimY * 128;
 
 // The shared argument checks (std::invalid_argument with what to pass instead): m, n >= 1;
@@ -45,7 +46,7 @@ class StepNeedsAnotherGpu : public std::runtime_error {
 };
 void require_gpu_for_step(int step);
 
-// Step 4's barrier waits give up after kWatchdogSeconds (a barrier that never completes would
+// The barrier waits of steps 4 and 5 give up after kWatchdogSeconds (a barrier that never completes would
 // freeze the GPU): the kernel stops with a trap, which leaves this process's CUDA context
 // unusable. This says what the wait was for ("block (3, 1), warp 4 waited on stage 2 for
 // parity 1"), or "" when no wait gave up.
@@ -83,6 +84,7 @@ void override_step5_blocks(int blocks);
 // multiple of 8. When it is not, the launchers first copy B into rows of round_up(n, 64)
 // halves (128 bytes: whole lines), zeros after column n (that copy is part of the step's time);
 // this returns B itself or that copy (a buffer kept for the next call, on the default stream).
+// (64 is a multiple of 8: the name says what every step needs.)
 const __half* b_with_rows_of_multiple_of_8(const __half* B, int k, int n, int* ldb);
 
 // Registers per thread, local memory (spills, stack) and static shared memory of a kernel,

@@ -1,6 +1,6 @@
-// Host side of chapter 08's step 4, ready-made: the tensor maps that tell the TMA how a matrix
-// is laid out, the watchdog of the barrier waits, and the probe that says whether the GPU runs
-// the sm_90a code. Compiled like step 4 (meson.build: hopper_args).
+// Host side of chapter 08's steps 4 and 5, ready-made: the tensor maps that tell the TMA how a
+// matrix is laid out, the watchdog of the barrier waits, and the probe that says whether the GPU
+// runs the sm_90a code. Compiled like those steps (meson.build: hopper_args).
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
@@ -32,8 +32,8 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
 #endif
     if (found != cudaDriverEntryPointSuccess || address == nullptr) {
       throw std::runtime_error(
-          "the CUDA driver has no cuTensorMapEncodeTiled: step 4 needs a driver for CUDA 12.0 "
-          "or newer (./course doctor checks the driver)");
+          "the CUDA driver has no cuTensorMapEncodeTiled: steps 4 and 5 need a driver for CUDA "
+          "12.0 or newer (./course doctor checks the driver)");
     }
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(address);
   }();

@@ -1,13 +1,14 @@
-// Device pieces of chapter 08, step 4 (Hopper, compute capability 9.0 with sm_90a code),
-// ready-made: the PTX of the Tensor Memory Accelerator (TMA), of the shared-memory barriers
-// (mbarrier) and of wgmma, each wrapped once and commented. Step 4 writes the pipeline that
-// uses them: who waits on which barrier with which parity, when bytes are expected, and where
-// wgmma's fence, commit and wait go. The host side (the tensor maps, the watchdog's report) is
+// Device pieces of chapter 08, steps 4 and 5 (Hopper, compute capability 9.0 with sm_90a
+// code), ready-made: the PTX of the Tensor Memory Accelerator (TMA), of the shared-memory
+// barriers (mbarrier) and of wgmma, each wrapped once and commented. Step 4 writes the pipeline
+// that uses them: who waits on which barrier with which parity, when bytes are expected, and
+// where wgmma's fence, commit and wait go; step 5 keeps it going from tile to tile. The host side (the tensor maps, the watchdog's report) is
 // tensor_core_gemm_hopper.cu (declared at the end of this file).
 //
 // Everything here compiles to nothing unless nvcc builds sm_90a code (TENSOR_CORE_GEMM_HOPPER):
 // wgmma and setmaxnreg exist only in that architecture-specific target, which runs on compute
-// capability 9.0 and no other. The meson.build compiles step 4 for it in addition to gpu_arch.
+// capability 9.0 and no other. The meson.build compiles steps 4 and 5 for it in addition to
+// gpu_arch.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap
@@ -143,7 +144,7 @@ __device__ __forceinline__ void tma_load_2d(void* destination, const CUtensorMap
 // 16-byte pieces of row r XORed with r % 8. `leading_bytes` and `stride_bytes` are the distances
 // between atoms:
 //  - K-major (A: rows of k): stride_bytes = 1024 from one 8-row group to the next along m;
-//    leading_bytes is not used with this swizzle (step 4 passes 16: the field holds
+//    leading_bytes is not used with this swizzle (steps 4 and 5 pass 16: the field holds
 //    bytes / 16);
 //  - MN-major (B: rows of n): leading_bytes from one 64-column atom to the next along n,
 //    stride_bytes = 1024 from one 8-row group of k to the next.
@@ -253,7 +254,7 @@ __device__ __forceinline__ void claim_registers() {
 
 namespace tensor_core_gemm {
 
-// ---- Host side (tensor_core_gemm_hopper.cu), for step 4's launchers --------------------------
+// ---- Host side (tensor_core_gemm_hopper.cu), for the launchers of steps 4 and 5 --------------
 // A TMA description of the row-major rows x columns matrix of halves at `matrix` (rows `ld`
 // halves apart, ld % 8 == 0, `matrix` 16-byte aligned), copied in boxes of box_rows x
 // box_columns (box_columns * 2 bytes <= 128, the swizzle's span) into 128-byte-swizzled shared

@@ -7,19 +7,19 @@
 // step 4. Changed from step 4, three things:
 //  - persistent blocks: one block per SM (step5_blocks()), each taking tile after tile of C
 //    (tile_origin below) instead of one block per tile. The producer then fills the ring with
-//    the next tile's slices while the consumers still store the last one, and the ring, its
-//    barriers and their parities simply go on from tile to tile (one count `it` of slices for
-//    the whole block);
+//    the next tile's slices while the consumers still store the last one (only a block's first
+//    tile starts with an empty ring), and the ring, its barriers and their parities simply go on
+//    from tile to tile (one count `it` of slices for the whole block);
 //  - one wgmma group in flight: after issuing slice t's wgmma, a consumer waits only for slice
-//    t - 1's group (wgmma_wait<1>) and gives that stage back, so the tensor cores never wait for
-//    the issue of the next slice;
+//    t - 1's group (wgmma_wait<1>) and gives that stage back, so the tensor cores need not wait
+//    for the issue of the next slice;
 //  - the epilogue through shared memory: a warp's accumulators hold 2 columns of 8 rows per
 //    store, 8 rows of 32 bytes each in step 4 (8 lines of C touched per instruction). Each warp
 //    here puts 16 rows x 32 columns into its own staging tile in shared memory, reads them back
-//    as rows, and stores 4 rows of 128 bytes per instruction: a whole line each (when rows of
-//    C start on 16 bytes; otherwise one row of 32 floats per instruction).
+//    as rows, and stores 4 rows of 128 bytes per instruction (when rows of C start on 16 bytes;
+//    otherwise one row of 32 floats per instruction).
 // Tile order: consecutive tiles go down a group of kGroupRows tile rows before moving one tile
-// to the right, so the blocks working at the same time share B's columns and A's rows in L2.
+// to the right, so the blocks working at the same time share B's columns and A's rows.
 #include <cuda.h>
 
 #include <algorithm>
@@ -46,8 +46,9 @@ constexpr int A_STAGE_BYTES = BM * BK * 2;               // 16 KiB
 constexpr int B_STAGE_BYTES = BK * BN * 2;               // 32 KiB, 4 boxes of 64 x 64
 constexpr int kStageBytes = A_STAGE_BYTES + B_STAGE_BYTES;
 constexpr int kGroupRows = 8;                            // tile rows walked down together
-// Each consumer warp's staging tile: 16 rows of 32 floats, rows 40 floats apart (the 8 floats
-// of padding put the 8 rows of one 8-byte store of a warp in different banks).
+// Each consumer warp's staging tile: 16 rows of 32 floats, rows 40 floats apart: a warp's 8-byte
+// stores are served a half-warp (4 rows) at a time, and rows 8 banks apart put those 4 rows in
+// different banks.
 [[maybe_unused]] constexpr int STAGING_COLUMNS = 32, STAGING_LD = 40;
 constexpr int kStagingBytes = kConsumers * 4 * 16 * STAGING_LD * 4;  // 20 KiB
 constexpr int kSharedBytes = kStages * kStageBytes + 1024 + kStagingBytes;  // + alignment room
@@ -73,7 +74,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
   // 128-byte-swizzled tiles start on 1024 bytes (the swizzle repeats every 8 rows of 128).
   unsigned char* stages = shared_bytes + (1024 - shared_address(shared_bytes) % 1024) % 1024;
-  const auto a_stage = [stages](int s) { return reinterpret_cast<__half*>(stages + s * kStageBytes); };
+  const auto a_stage = [stages](int s) {
+    return reinterpret_cast<__half*>(stages + s * kStageBytes);
+  };
   const auto b_stage = [stages](int s) {
     return reinterpret_cast<__half*>(stages + s * kStageBytes + A_STAGE_BYTES);
   };
@@ -145,7 +148,8 @@ __global__ void __launch_bounds__(kThreads, 1)
       int finished_stage = s;  // the stage given back to the producer below (-1: none)
       // TODO: leave this slice's wgmma running while the next slice's are issued: wait only
       //       until the previous slice's group has finished, and name the stage that the
-      //       wgmma have finished reading (none before the tile's first slice).
+      //       wgmma have finished reading (none at the tile's first slice: the stage before it
+      //       went back at the end of the previous tile).
       if (finished_stage >= 0 && lane == 0) arrive(&empty[finished_stage]);
     }
     int held_stage = -1;  // a stage still held after the tile's last slice, given back below

@@ -1,7 +1,7 @@
 // The tests have teeth: every known-wrong kernel in mistakes/ is rejected, and each test prints
 // what a learner with that bug would see (the README quotes them).
 //  - by the numbers: Mistakes/KnownMistakes.*;
-//  - by step 4's watchdog, for a barrier that never completes: Mistakes.*Watchdog* (a death
+//  - by the watchdog of steps 4 and 5, for a barrier that never completes: Mistakes.*Watchdog* (a death
 //    test: the mistake runs in a child process, whose CUDA context the trap ends);
 //  - by compute-sanitizer where the numbers may come out right: MistakesSeenBySanitizers.* run
 //    the mistake and say what the numbers did; the Meson test "compute-sanitizer catches the known
@@ -99,7 +99,8 @@ INSTANTIATE_TEST_SUITE_P(
                       KNOWN_MISTAKE(swizzle_on_store_only, 3, step3_multistage_swizzle),
                       KNOWN_MISTAKE(wgmma_without_wait, 4, step4_wgmma_tma),
                       KNOWN_MISTAKE(mbarrier_parity_not_flipped, 4, step4_wgmma_tma),
-                      KNOWN_MISTAKE(tile_group_past_last_row, 5, step5_persistent_tiles)),
+                      KNOWN_MISTAKE(tile_group_past_last_row, 5, step5_persistent_tiles),
+                      KNOWN_MISTAKE(stage_given_back_while_read, 5, step5_persistent_tiles)),
     [](const ::testing::TestParamInfo<KnownMistake>& info) { return std::string(info.param.name); });
 
 // A barrier that never completes: the consumers' wait gives up after kWatchdogSeconds, the

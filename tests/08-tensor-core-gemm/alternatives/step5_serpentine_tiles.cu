@@ -2,9 +2,9 @@
 // Another tile order: still groups of kGroupRows tile rows, but inside a group the columns are
 // walked as a serpent, down the even columns and up the odd ones, so that the tile after the
 // last of a column is its neighbour (any order that gives every tile exactly once is correct).
-// The stage given back is computed from s (the previous stage is s - 1 around the ring). The epilogue writes the staging tile one float at a time
-// and reads it back as float2 halves of rows, 16 lanes per row: correct, if slower than whole
-// 16-byte rows.
+// The stage given back is computed from s (the previous stage is s - 1 around the ring). The
+// epilogue writes the staging tile one float at a time and reads it back two floats per lane,
+// 16 lanes per row, storing them one by one: correct, if slower than whole 16-byte rows.
 // @region
   const int tiles_per_group = kGroupRows * tiles_n;
   const int group = tile / tiles_per_group;

@@ -2,7 +2,7 @@
 // planted, generated into planted/ by tools/plant_mistakes.py --write from the "plant" of the
 // mistake in chapters/08-tensor-core-gemm/steps.json (the same edit that the learner's run is
 // checked against). test_mistakes.cpp checks that each is rejected: by the numbers (the
-// matrices sit between NaN guard zones), by compute-sanitizer, or by step 4's watchdog.
+// matrices sit between NaN guard zones), by compute-sanitizer, or by the watchdog of steps 4 and 5.
 #pragma once
 
 #include <cuda_fp16.h>
@@ -36,5 +36,8 @@ TENSOR_CORE_GEMM_DECLARE_MISTAKE(mbarrier_wrong_byte_count, step4_wgmma_tma)
 // Step 5: the last group of tile rows counted as kGroupRows rows even when fewer are left: its
 // tiles land on rows past C (stored nowhere) while tiles of its real rows are never computed.
 TENSOR_CORE_GEMM_DECLARE_MISTAKE(tile_group_past_last_row, step5_persistent_tiles)
+// Step 5: wgmma_wait<1>, but each slice's own stage given back (as the shipped exercise does):
+// the producer may refill a stage while the group left running still reads it.
+TENSOR_CORE_GEMM_DECLARE_MISTAKE(stage_given_back_while_read, step5_persistent_tiles)
 
 #undef TENSOR_CORE_GEMM_DECLARE_MISTAKE
