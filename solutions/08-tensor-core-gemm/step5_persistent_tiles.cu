@@ -1,6 +1,7 @@
 // Step 5: what it takes to pass cuBLAS: persistent blocks, a wgmma group kept in flight, and an
 // epilogue that writes C in whole lines. Compute capability 9.0 with sm_90a code only, like
-// step 4. Changed from step 4, three things:
+// step 4, whose answers this file holds ready-made (the producer's and the consumers' loops):
+// finish step 4 before you open it. Changed from step 4, three things:
 //  - persistent blocks: one block per SM (step5_blocks()), each taking tile after tile of C
 //    (tile_origin below) instead of one block per tile. The producer then fills the ring with
 //    the next tile's slices while the consumers still store the last one (only a block's first
