@@ -61,26 +61,23 @@ TEST_P(TensorCoreGemm, MatchesCpuForEveryMAndNFrom1To70) {
   expect_all_match(under_test(impl, step), shapes);
 }
 
+// Sets one of the tests' overrides of tensor_core_gemm.cuh (detail::) for a scope; 0 puts the
+// GPU's own value back, also when the test fails.
+template <void (*kOverride)(int)>
+class ScopedOverride {
+ public:
+  explicit ScopedOverride(int value) { kOverride(value); }
+  ~ScopedOverride() { kOverride(0); }
+  ScopedOverride(const ScopedOverride&) = delete;
+  ScopedOverride& operator=(const ScopedOverride&) = delete;
+};
 // Step 3 runs with a ring of 2 or 3 stages on GPUs with less shared memory per block than this
 // one (step3_stages()): for step 3 these shapes run with every depth this GPU can hold.
-class Step3RingDepth {
- public:
-  explicit Step3RingDepth(int stages) { detail::override_step3_stages(stages); }
-  ~Step3RingDepth() { detail::override_step3_stages(0); }
-  Step3RingDepth(const Step3RingDepth&) = delete;
-  Step3RingDepth& operator=(const Step3RingDepth&) = delete;
-};
-
+using Step3RingDepth = ScopedOverride<detail::override_step3_stages>;
 // Step 5's persistent blocks take tile after tile; with one per SM, these shapes have fewer
 // tiles than blocks. For step 5 they also run with 1 and 3 blocks: each block then takes many
 // tiles, and its ring goes on from tile to tile.
-class Step5Blocks {
- public:
-  explicit Step5Blocks(int blocks) { detail::override_step5_blocks(blocks); }
-  ~Step5Blocks() { detail::override_step5_blocks(0); }
-  Step5Blocks(const Step5Blocks&) = delete;
-  Step5Blocks& operator=(const Step5Blocks&) = delete;
-};
+using Step5Blocks = ScopedOverride<detail::override_step5_blocks>;
 
 TEST_P(TensorCoreGemm, MatchesCpuForRectangularShapes) {
   const auto [impl, step] = GetParam();
