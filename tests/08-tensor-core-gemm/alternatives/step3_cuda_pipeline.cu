@@ -6,9 +6,8 @@
 // a fixed piece the 8 consecutive rows an ldmatrix matrix reads get 8 different slots of the
 // line, 8 different bank groups, so it is conflict-free as well. The ring's cp.async groups are
 // committed and waited for with CUDA's own <cuda_pipeline.h> primitives (the same
-// cp.async.commit_group / wait_group), and the slice to fetch next and its stage are kept as
-// running counters (fetched = t + kStages - 1, write_stage = fetched % kStages) instead of being
-// computed from t.
+// cp.async.commit_group / wait_group), and the stage a new slice goes to is computed from the
+// slice's number (slice % kStages) instead of taken from the ring's running free_stage.
 // @top
 #include <cuda_pipeline.h>
 // @region
@@ -16,28 +15,23 @@
 // @region
   swizzled = (piece & ~7) | ((piece + row) & 7);
 // @region
-  int fetched = 0;  // slices whose copies have been started (or skipped, past the end)
-  for (; fetched < kStages - 1; ++fetched) {
-    if (fetched < slices) {
-      start_slice(A, B, m, k, n, ldb, block_row, block_col, fetched * BK,
-                  a_stages + fetched * A_STAGE, b_stages + fetched * B_STAGE);
-    }
-    __pipeline_commit();  // one group per slot, empty or not
+    ldmatrix_x4(f.a[i], a_tile + a_offset(warp_row + i * MMA_M + (lane & 15),
+                                          (kk >> 3) + (lane >> 4)));
+// @region
+    ldmatrix_x4_trans(r, b_tile + b_offset(kk + (lane & 15),
+                                           ((warp_col + j * MMA_N) >> 3) + (lane >> 4)));
+// @region
+  for (int ahead = 0; ahead < kStages - 1; ++ahead) {
+    copies.start(ahead, a_stages + ahead * A_STAGE, b_stages + ahead * B_STAGE);
+    __pipeline_commit();  // one group per slot, past the end of k or not
   }
-  int write_stage = kStages - 1;  // where slice `fetched` goes: the stage slice t - 1 used
+  __pipeline_wait_prior(kStages - 2);  // of the kStages - 1 groups, the oldest (slice 0) landed
+  __syncthreads();
 // @region
-    __pipeline_wait_prior(kStages - 2);  // of the kStages - 1 newest groups, slice t's has landed
-    __syncthreads();  // every thread's copies are visible; every warp is done with slice t - 1
-    if (fetched < slices) {
-      start_slice(A, B, m, k, n, ldb, block_row, block_col, fetched * BK,
-                  a_stages + write_stage * A_STAGE, b_stages + write_stage * B_STAGE);
-    }
-    __pipeline_commit();
-    ++fetched;
-    write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
+        const int ahead = t + kStages - 1;  // its stage: the one slice t - 1 used
+        copies.start(ahead, a_stages + (ahead % kStages) * A_STAGE,
+                     b_stages + (ahead % kStages) * B_STAGE);
+        __pipeline_commit();
 // @region
-        ldmatrix_x4(a[i], a_tile + a_offset(warp_row + i * MMA_M + (lane & 15),
-                                            (kk >> 3) + (lane >> 4)));
-// @region
-        ldmatrix_x4_trans(r, b_tile + b_offset(kk + (lane & 15),
-                                               ((warp_col + j * MMA_N) >> 3) + (lane >> 4)));
+        __pipeline_wait_prior(kStages - 2);  // slice t + 1's copies, this thread's
+        __syncthreads();  // every thread's are visible; no warp reads slice t's stage any more

@@ -2,7 +2,7 @@
 // with the plant of the known mistake swizzle_on_store_only (step 3, chapters/08-tensor-core-gemm/steps.json).
 // Edit those, not this file.
 // Step 3: a multistage cp.async pipeline into XOR-swizzled shared tiles.
-// Changed from step 2, three things:
+// Changed from step 2, four things:
 //  - a bigger block: 128 x 256 of C with 8 warps of 64 x 64 (step 2: 128 x 128 with 4): each
 //    value of A the block brings from global memory now feeds 256 columns instead of 128;
 //  - a ring of kStages shared-memory stages of 64 along k, filled by cp.async (chapter 07's
@@ -10,6 +10,10 @@
 //    way, so the tensor cores rarely wait for memory, and a barrier comes once per 64 of k.
 //    kStages is 4 where a block may have 192 KiB of shared memory, fewer elsewhere
 //    (step3_stages() in tensor_core_gemm.cuh): the kernel is compiled for 2, 3 and 4;
+//  - two sets of fragments: the ldmatrix of the next k16 step are issued before the mma.sync
+//    of this one, and the barrier comes before a slice's last step, whose fragments are
+//    already in registers: the warps never wait for shared memory or for each other with
+//    nothing queued on the tensor cores;
 //  - swizzled tiles instead of step 2's padded rows: each 16-byte piece of a tile row is stored
 //    at a position permuted (an XOR) by its row number, so that the eight rows that one
 //    ldmatrix matrix reads still fall in eight different 16-byte bank groups (unswizzled and
@@ -59,29 +63,106 @@ __device__ __forceinline__ int b_offset(int row, int piece) {
   return row * BN + swizzled * 8;
 }
 
-// Starts the copies of slice `slice` (A's 128 x 64 and B's 64 x 256 at column `slice` / row
-// `slice`) into one stage; pieces outside the matrices become zeros (source_bytes 0).
-__device__ __forceinline__ void start_slice(const __half* A, const __half* B, int m, int k, int n,
-                                            int ldb, int block_row, int block_col, int slice,
-                                            __half* a_stage, __half* b_stage) {
-  constexpr int A_PIECES_PER_ROW = BK / 8, B_PIECES_PER_ROW = BN / 8;
+// The copies of one slice (A's 128 x 64 and B's 64 x 256 at the slice's 64 values of k) into
+// one stage: each thread starts 4 pieces of A and 8 of B, 16 bytes each, and a piece outside
+// the matrices becomes zeros (source_bytes 0, reading nothing). Which pieces are this thread's
+// and where they go in a stage never change, so they are worked out once, in the constructor:
+// a slice then costs a few integer instructions per piece. Element offsets are 32-bit because
+// every matrix has fewer than 2^31 elements (check_arguments); unsigned, so that the offset of
+// a piece outside (never used) cannot overflow.
+class SliceCopies {
+ public:
+  // A thread's pieces: of A, rows tid / 8 + 32 r (r = 0..3) of the block, columns
+  // (tid % 8) * 8 of the slice; of B, rows tid / 32 + 8 r (r = 0..7) of the slice, columns
+  // (tid % 32) * 8 of the block. A warp copies whole rows: four of A, one of B per r.
+  __device__ SliceCopies(const __half* A, const __half* B, int m, int k, int n, int ldb,
+                         int block_row, int block_col)
+      : A_(A), B_(B), k_(k), ldb_(ldb) {
+    const int t = threadIdx.x;
+    const int a_row = block_row + t / 8, b_col = block_col + (t % 32) * 8;
+    a_rows_left_ = m - a_row;
+    a_col_ = (t % 8) * 8;
+    a_offset_ = static_cast<unsigned>(min(a_row, m - 1)) * k + a_col_;
+    b_row_ = t / 32;
+    b_col_inside_ = b_col < n;
+    b_offset_ = static_cast<unsigned>(b_row_) * ldb + (b_col_inside_ ? b_col : 0);
+    a_destination_ = a_offset(t / 8, t % 8);
+    b_destination_ = b_offset(t / 32, t % 32);
+  }
+
+  // Starts the copies of slice `slice` (k from slice * BK) into a stage. A slice past the end
+  // of k is all zeros: every iteration of the ring then runs the same instructions, which the
+  // compiler can interleave with the mma.sync around them.
+  __device__ __forceinline__ void start(int slice, __half* a_stage, __half* b_stage) const {
+    const int k0 = slice * BK;
+    const bool a_cols_inside = k0 + a_col_ < k_;
 #pragma unroll
-  for (int round = 0; round < BM * A_PIECES_PER_ROW / kThreads; ++round) {
-    const int p = threadIdx.x + round * kThreads;
-    const int r = p / A_PIECES_PER_ROW, piece = p % A_PIECES_PER_ROW;
-    const int row = block_row + r, col = slice + piece * 8;
-    const bool inside = row < m && col < k;
-    copy_16_bytes_async(a_stage + a_offset(r, piece),
-                        inside ? A + static_cast<long long>(row) * k + col : A, inside ? 16 : 0);
+    for (int r = 0; r < 4; ++r) {  // 32 rows further: the same swizzle (it uses row % 8)
+      const bool inside = a_cols_inside && 32 * r < a_rows_left_;
+      copy_16_bytes_async(a_stage + a_destination_ + r * 32 * BK,
+                          A_ + (inside ? a_offset_ + k0 + r * 32u * k_ : 0u), inside ? 16 : 0);
+    }
+    const int rows_left = k_ - k0 - b_row_;
+#pragma unroll
+    for (int r = 0; r < 8; ++r) {  // 8 rows further: the same swizzle
+      const bool inside = b_col_inside_ && 8 * r < rows_left;
+      copy_16_bytes_async(b_stage + b_destination_ + r * 8 * BN,
+                          B_ + (inside ? b_offset_ + (k0 + 8u * r) * ldb_ : 0u),
+                          inside ? 16 : 0);
+    }
+  }
+
+ private:
+  const __half* A_;
+  const __half* B_;
+  int k_, ldb_;
+  int a_rows_left_, a_col_, b_row_;
+  bool b_col_inside_;
+  unsigned a_offset_, b_offset_;      // of this thread's first piece in slice 0
+  int a_destination_, b_destination_;  // of its first pieces in a stage, in halves
+};
+
+// A warp's mma.sync operands for one step of 16 along k: 4 tiles of A (16 x 16), 8 of B
+// (16 x 8).
+struct Fragments {
+  std::uint32_t a[TILES_M][4];
+  std::uint32_t b[TILES_N][2];
+};
+
+// Loads the warp's fragments for k16 step `kk` (0, 16, 32 or 48) of a stage with ldmatrix.
+__device__ __forceinline__ void load_fragments(Fragments& f, const __half* a_tile,
+                                               const __half* b_tile, int warp_row, int warp_col,
+                                               int kk) {
+  const int lane = threadIdx.x % 32;
+#pragma unroll
+  for (int i = 0; i < TILES_M; ++i) {
+    // BEGIN SOLUTION
+    // TODO: the lane's row address for ldmatrix, as in step 2, through the swizzle.
+    const int row = warp_row + i * MMA_M + lane % 16, piece = kk / 8 + lane / 16;
+    ldmatrix_x4(f.a[i], a_tile + row * BK + piece * 8);
+    // END SOLUTION
   }
 #pragma unroll
-  for (int round = 0; round < BK * B_PIECES_PER_ROW / kThreads; ++round) {
-    const int p = threadIdx.x + round * kThreads;
-    const int r = p / B_PIECES_PER_ROW, piece = p % B_PIECES_PER_ROW;
-    const int row = slice + r, col = block_col + piece * 8;
-    const bool inside = row < k && col < n;
-    copy_16_bytes_async(b_stage + b_offset(r, piece),
-                        inside ? B + static_cast<long long>(row) * ldb + col : B, inside ? 16 : 0);
+  for (int j = 0; j < TILES_N; j += 2) {
+    std::uint32_t r[4];
+    // BEGIN SOLUTION
+    // TODO: the same for B.
+    const int row = kk + lane % 16, piece = (warp_col + j * MMA_N) / 8 + lane / 16;
+    ldmatrix_x4_trans(r, b_tile + b_offset(row, piece));
+    // END SOLUTION
+    f.b[j][0] = r[0];
+    f.b[j][1] = r[1];
+    f.b[j + 1][0] = r[2];
+    f.b[j + 1][1] = r[3];
+  }
+}
+
+__device__ __forceinline__ void multiply_fragments(float (&acc)[TILES_M][TILES_N][4],
+                                                   const Fragments& f) {
+#pragma unroll
+  for (int i = 0; i < TILES_M; ++i) {
+#pragma unroll
+    for (int j = 0; j < TILES_N; ++j) mma_m16n8k16(acc[i][j], f.a[i], f.b[j]);
   }
 }
 
@@ -93,71 +174,63 @@ __global__ void __launch_bounds__(kThreads)
   __half* a_stages = shared;                      // kStages x A_STAGE
   __half* b_stages = shared + kStages * A_STAGE;  // kStages x B_STAGE
   const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp = threadIdx.x / 32;
   const int warp_row = (warp / (BN / WARP_N)) * WARP_M;
   const int warp_col = (warp % (BN / WARP_N)) * WARP_N;
   const int slices = course::ceil_div(k, BK);
+  constexpr int STEPS = BK / MMA_K;  // k16 steps per slice
+  const SliceCopies copies(A, B, m, k, n, ldb, block_row, block_col);
   float acc[TILES_M][TILES_N][4] = {};
 
   // BEGIN SOLUTION
-  // TODO: the prologue: get the first slices on their way before the loop, so that the loop
-  //       finds slice t's copies already started, with the same count of groups in flight
-  //       for every k (the README's "cp.async groups").
+  // TODO: the prologue: get the first slices on their way (copies.start), in as many groups as
+  //       the loop expects to find in flight (the README's "cp.async groups"), and make slice 0
+  //       ready for every warp to read.
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < slices) {
-      start_slice(A, B, m, k, n, ldb, block_row, block_col, s * BK, a_stages + s * A_STAGE,
-                  b_stages + s * B_STAGE);
-    }
+    copies.start(s, a_stages + s * A_STAGE, b_stages + s * B_STAGE);
     commit_async_copies();
   }
+  wait_for_async_copies<kStages - 2>();  // slice 0's group has landed (this thread's copies)
+  __syncthreads();                       // and everyone's
   // END SOLUTION
 
+  // Two sets of fragments: while the mma.sync of one k16 step run, the next step's are loaded.
+  Fragments f[2];
+  load_fragments(f[0], a_stages, b_stages, warp_row, warp_col, 0);
+  int stage = 0;                 // the stage slice t is read from
+  int free_stage = kStages - 1;  // the stage slice t + kStages - 1 is copied into
   for (int t = 0; t < slices; ++t) {
-    const int stage = t % kStages;
-    // BEGIN SOLUTION
-    // TODO: make slice t's stage ready for every warp to read, and keep the ring full: start
-    //       the next slice due into the stage that slice t - 1 used (when is it free?).
-    wait_for_async_copies<kStages - 2>();  // slice t's group has landed (this thread's copies)
-    __syncthreads();                       // everyone's copies, and slice t - 1 read by all
-    const int next = t + kStages - 1;
-    if (next < slices) {
-      const int next_stage = next % kStages;
-      start_slice(A, B, m, k, n, ldb, block_row, block_col, next * BK,
-                  a_stages + next_stage * A_STAGE, b_stages + next_stage * B_STAGE);
-    }
-    commit_async_copies();
-    // END SOLUTION
-    const __half* a_tile = a_stages + stage * A_STAGE;
-    const __half* b_tile = b_stages + stage * B_STAGE;
 #pragma unroll
-    for (int kk = 0; kk < BK; kk += MMA_K) {
-      std::uint32_t a[TILES_M][4], b[TILES_N][2];
-#pragma unroll
-      for (int i = 0; i < TILES_M; ++i) {
+    for (int step = 0; step < STEPS; ++step) {
+      if (step == 0) {
         // BEGIN SOLUTION
-        // TODO: the lane's row address for ldmatrix, as in step 2, through the swizzle.
-        const int row = warp_row + i * MMA_M + lane % 16, piece = kk / 8 + lane / 16;
-        ldmatrix_x4(a[i], a_tile + row * BK + piece * 8);
+        // TODO: keep the ring full: start the slice kStages - 1 ahead of t into free_stage (why
+        //       is that stage free now?).
+        copies.start(t + kStages - 1, a_stages + free_stage * A_STAGE,
+                     b_stages + free_stage * B_STAGE);
+        commit_async_copies();
         // END SOLUTION
+        free_stage = free_stage + 1 == kStages ? 0 : free_stage + 1;
       }
-#pragma unroll
-      for (int j = 0; j < TILES_N; j += 2) {
-        std::uint32_t r[4];
+      if (step + 1 < STEPS) {
+        load_fragments(f[(step + 1) % 2], a_stages + stage * A_STAGE, b_stages + stage * B_STAGE,
+                       warp_row, warp_col, (step + 1) * MMA_K);
+      } else {
+        // The next step is slice t + 1's first. This step's fragments are already loaded, so
+        // its mma.sync keep the tensor cores busy while the warps meet at the barrier.
         // BEGIN SOLUTION
-        // TODO: the same for B.
-        const int row = kk + lane % 16, piece = (warp_col + j * MMA_N) / 8 + lane / 16;
-        ldmatrix_x4_trans(r, b_tile + b_offset(row, piece));
+        // TODO: make slice t + 1's stage ready for every warp to read (and with it, say that
+        //       no warp reads slice t's stage any more).
+        wait_for_async_copies<kStages - 2>();  // slice t + 1's group has landed
+        __syncthreads();  // everyone's copies; and every warp has loaded all of slice t
         // END SOLUTION
-        b[j][0] = r[0];
-        b[j][1] = r[1];
-        b[j + 1][0] = r[2];
-        b[j + 1][1] = r[3];
+        stage = stage + 1 == kStages ? 0 : stage + 1;
+        if (t + 1 < slices) {
+          load_fragments(f[0], a_stages + stage * A_STAGE, b_stages + stage * B_STAGE, warp_row,
+                         warp_col, 0);
+        }
       }
-#pragma unroll
-      for (int i = 0; i < TILES_M; ++i) {
-#pragma unroll
-        for (int j = 0; j < TILES_N; ++j) mma_m16n8k16(acc[i][j], a[i], b[j]);
-      }
+      multiply_fragments(acc, f[step % 2]);
     }
   }
   wait_for_async_copies<0>();  // no copy may still be in flight when the block exits
