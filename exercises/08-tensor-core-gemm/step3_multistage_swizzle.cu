@@ -166,6 +166,7 @@ __global__ void __launch_bounds__(kThreads)
   const int warp_col = (warp % (BN / WARP_N)) * WARP_N;
   const int slices = course::ceil_div(k, BK);
   constexpr int STEPS = BK / MMA_K;  // k16 steps per slice
+  static_assert(STEPS % 2 == 0, "a slice's last step uses f[1], so the next slice starts in f[0]");
   const SliceCopies copies(A, B, m, k, n, ldb, block_row, block_col);
   float acc[TILES_M][TILES_N][4] = {};
 
