@@ -199,14 +199,14 @@ __global__ void __launch_bounds__(kThreads)
   Fragments f[2];
   load_fragments(f[0], a_stages, b_stages, warp_row, warp_col, 0);
   int stage = 0;                 // the stage slice t is read from
-  int free_stage = kStages - 1;  // the stage slice t + kStages - 1 is copied into
+  int free_stage = kStages - 1;  // the stage no warp reads: where the next copies go
   for (int t = 0; t < slices; ++t) {
 #pragma unroll
     for (int step = 0; step < STEPS; ++step) {
       if (step == 0) {
         // BEGIN SOLUTION
-        // TODO: keep the ring full: start the slice kStages - 1 ahead of t into free_stage (why
-        //       is that stage free now?).
+        // TODO: keep the ring full: start the copies of the slice that is due now, into
+        //       free_stage, as one group.
         copies.start(t + kStages - 1, a_stages + free_stage * A_STAGE,
                      b_stages + free_stage * B_STAGE);
         commit_async_copies();
