@@ -5,9 +5,9 @@
 //  - ldmatrix and mma.sync.m16n8k16 as inline PTX (steps 2-3);
 //  - cp.async, 16 bytes, with its zero fill, commit and wait (step 3);
 //  - the predicated store of two neighbouring results of C (steps 2-4).
-// The Hopper pieces of steps 4 and 5 are in tensor_core_gemm_hopper.cuh; the store of all a warp's mma.sync
-// accumulators, ready-made for step 3, in tensor_core_gemm_accumulator_store.cuh (it is step 2's
-// last TODO: open it after step 2).
+// The Hopper pieces of steps 4 and 5 are in tensor_core_gemm_hopper.cuh; the store of all a
+// warp's mma.sync accumulators, ready-made for step 3, in tensor_core_gemm_accumulator_store.cuh
+// (it is step 2's last TODO: open it after step 2).
 #pragma once
 
 #include <cuda_fp16.h>

@@ -2,8 +2,10 @@
 // code), ready-made: the PTX of the Tensor Memory Accelerator (TMA), of the shared-memory
 // barriers (mbarrier) and of wgmma, each wrapped once and commented. Step 4 writes the pipeline
 // that uses them: who waits on which barrier with which parity, when bytes are expected, and
-// where wgmma's fence, commit and wait go; step 5 keeps it going from tile to tile. The host side (the tensor maps, the watchdog's report) is
-// tensor_core_gemm_hopper.cu (declared at the end of this file).
+// where wgmma's fence, commit and wait go; step 5 keeps it going from tile to tile. The tiles
+// and the ring that both steps use are the constants right below. The host side (the tensor
+// maps, the watchdog's report) is tensor_core_gemm_hopper.cu (declared at the end of this
+// file).
 //
 // Everything here compiles to nothing unless nvcc builds sm_90a code (TENSOR_CORE_GEMM_HOPPER):
 // wgmma and setmaxnreg exist only in that architecture-specific target, which runs on compute
@@ -23,6 +25,21 @@
 #endif
 
 namespace tensor_core_gemm::hopper {
+
+// ---- The tiles and the ring of steps 4 and 5 -------------------------------------------------
+// A block computes BM x BN of C, in slices of BK along k, through a ring of kStages
+// shared-memory stages; one producer warpgroup and kConsumers consumer warpgroups, each
+// consumer multiplying CONSUMER_M rows of the tile. B's slice arrives as BN / B_BOX_COLUMNS TMA
+// boxes side by side, each B_BOX_COLUMNS wide.
+inline constexpr int BM = 128, BN = 256, BK = 64;
+inline constexpr int kStages = 4;
+inline constexpr int kConsumers = 2;                     // warpgroups of 128 threads
+inline constexpr int kThreads = (1 + kConsumers) * 128;  // 384
+inline constexpr int CONSUMER_M = BM / kConsumers;       // 64: wgmma's m
+inline constexpr int B_BOX_COLUMNS = 64;                 // 128 bytes: the swizzle's span
+inline constexpr int A_STAGE_BYTES = BM * BK * 2;        // 16 KiB
+inline constexpr int B_STAGE_BYTES = BK * BN * 2;        // 32 KiB, 4 boxes of 64 x 64
+inline constexpr int kStageBytes = A_STAGE_BYTES + B_STAGE_BYTES;
 
 // ---- Deadlock watchdog ------------------------------------------------------------------------
 // A barrier whose phase never completes (bytes expected that never come, an arrive that never

@@ -34,18 +34,9 @@ namespace tensor_core_gemm::mistakes::stage_given_back_while_read {
 
 namespace {
 
-using namespace hopper;
+using namespace hopper;  // and its tiles: BM, BN, BK, kStages, kConsumers, kStageBytes, ...
 
-constexpr int BM = 128, BN = 256, BK = 64;
-constexpr int kStages = 4;
-constexpr int kConsumers = 2;                            // warpgroups of 128 threads
-constexpr int kThreads = (1 + kConsumers) * 128;         // 384
-[[maybe_unused]] constexpr int CONSUMER_M = BM / kConsumers;  // 64: wgmma's m
-constexpr int B_BOX_COLUMNS = 64;                        // 128 bytes: the swizzle's span
-constexpr int A_STAGE_BYTES = BM * BK * 2;               // 16 KiB
-constexpr int B_STAGE_BYTES = BK * BN * 2;               // 32 KiB, 4 boxes of 64 x 64
-constexpr int kStageBytes = A_STAGE_BYTES + B_STAGE_BYTES;
-constexpr int kGroupRows = 8;                            // tile rows walked down together
+constexpr int kGroupRows = 8;  // tile rows walked down together
 // Each consumer warp's staging tile: 16 rows of 32 floats, rows 40 floats apart: a warp's 8-byte
 // stores are served a half-warp (4 rows) at a time, and rows 8 banks apart put those 4 rows in
 // different banks.

@@ -30,17 +30,8 @@ namespace tensor_core_gemm::mistakes::wgmma_without_wait {
 
 namespace {
 
-using namespace hopper;
+using namespace hopper;  // and its tiles: BM, BN, BK, kStages, kConsumers, kStageBytes, ...
 
-constexpr int BM = 128, BN = 256, BK = 64;
-constexpr int kStages = 4;
-constexpr int kConsumers = 2;                            // warpgroups of 128 threads
-constexpr int kThreads = (1 + kConsumers) * 128;         // 384
-[[maybe_unused]] constexpr int CONSUMER_M = BM / kConsumers;  // 64: wgmma's m
-constexpr int B_BOX_COLUMNS = 64;                        // 128 bytes: the swizzle's span
-constexpr int A_STAGE_BYTES = BM * BK * 2;               // 16 KiB
-constexpr int B_STAGE_BYTES = BK * BN * 2;               // 32 KiB, 4 boxes of 64 x 64
-constexpr int kStageBytes = A_STAGE_BYTES + B_STAGE_BYTES;
 constexpr int kSharedBytes = kStages * kStageBytes + 1024;  // + room to align to 1024 bytes
 
 __global__ void __launch_bounds__(kThreads, 1)
