@@ -8,6 +8,8 @@
 
 #include <cuda_runtime.h>
 
+#include "naive_matmul_steps.hpp"  // kSteps, kStepCount: generated from steps.json
+
 namespace naive_matmul {
 
 struct LaunchConfig {

@@ -4,14 +4,13 @@
 // Width to be a multiple of TILE_WIDTH; chapter 04 lifts that.
 #pragma once
 
+#include "tiled_matmul_steps.hpp"  // kSteps, kStepCount: generated from steps.json
+
 namespace tiled_matmul {
 
 // The tile widths the kernel is instantiated for (a template parameter: the tile arrays and
 // the inner loop are sized at compile time).
 inline constexpr int kTileWidths[] = {8, 16, 32};
-
-// The steps of the kernel: 1 loads the tiles, 2 adds their products between two barriers.
-inline constexpr int kStepCount = 2;
 
 // Shared argument checks (std::invalid_argument): the matrices as in chapter 02, a tile width
 // from kTileWidths, Width a multiple of it, and only_step 0 or a step number.

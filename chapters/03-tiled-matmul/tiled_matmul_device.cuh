@@ -1,8 +1,7 @@
-// Device pieces of chapter 03.
-//
-// ready_made:: holds each step's piece of the tiled kernel, finished: the answer of that step
-// (do the step before reading it). The tests run every step alone: your piece of that step with
-// these pieces for the other steps, so that each step's tests judge that step's code only.
+// Device pieces of chapter 03 that no step asks for. Each step's own piece, finished, is in
+// tiled_matmul_ready_made.cuh, generated into the build folder from the solution: the tests run
+// every step alone, your piece of that step with the ready-made pieces of the other steps, so
+// that each step's tests judge that step's code only (read a piece after its step passes).
 #pragma once
 
 #include "tiled_matmul.cuh"
@@ -24,32 +23,5 @@ __device__ __forceinline__ void poison_tiles(float (&Mds)[TILE_WIDTH][TILE_WIDTH
   Mds[threadIdx.y][threadIdx.x] = Nds[threadIdx.y][threadIdx.x] = __int_as_float(0x7fffffff);
   __syncthreads();  // every slot holds NaN before any thread loads
 }
-
-namespace ready_made {
-
-// Step 1 (read it after step 1): this thread's element of phase ph's tile of M and of N.
-template <int TILE_WIDTH>
-__device__ __forceinline__ void load_phase_tiles(const float* M, const float* N,
-                                                 float (&Mds)[TILE_WIDTH][TILE_WIDTH],
-                                                 float (&Nds)[TILE_WIDTH][TILE_WIDTH], int Row,
-                                                 int Col, int ph, int Width) {
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  Mds[ty][tx] = M[Row * Width + ph * TILE_WIDTH + tx];
-  Nds[ty][tx] = N[(ph * TILE_WIDTH + ty) * Width + Col];
-}
-
-// Step 2 (read it after step 2): the barriers around this thread's partial products.
-template <int TILE_WIDTH>
-__device__ __forceinline__ void multiply_phase_tiles(const float (&Mds)[TILE_WIDTH][TILE_WIDTH],
-                                                     const float (&Nds)[TILE_WIDTH][TILE_WIDTH],
-                                                     float& Pvalue) {
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  __syncthreads();
-#pragma unroll
-  for (int k = 0; k < TILE_WIDTH; ++k) Pvalue += Mds[ty][k] * Nds[k][tx];
-  __syncthreads();
-}
-
-}  // namespace ready_made
 
 }  // namespace tiled_matmul

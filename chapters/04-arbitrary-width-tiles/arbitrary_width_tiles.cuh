@@ -4,6 +4,9 @@
 // All matrices row-major floats in GPU memory.
 #pragma once
 
+#include <string_view>
+
+#include "arbitrary_width_tiles_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 #include "course/math.hpp"
 
 namespace arbitrary_width_tiles {
@@ -17,9 +20,14 @@ inline constexpr int kTileWidths[] = {2, 8, 16, 32};
 // 46340 by the 2^31 element limit); with tile width 2 it is 131070 rows.
 constexpr int max_rows(int tile_width) { return course::kMaxGridDimY * tile_width; }
 
-// Steps 1-3 are the pieces of one kernel (matmul): guarded M loads, guarded N loads, guarded
-// store. Step 4 is a kernel of its own (matmul_rectangular).
-inline constexpr int kSquareStepCount = 3;
+// Steps 1-3 are the pieces of one kernel (matmul), their TODOs in square_any_width.cu: guarded
+// M loads, guarded N loads, guarded store. Step 4 is a kernel of its own (matmul_rectangular).
+constexpr int square_step_count() {
+  int count = 0;
+  for (const StepInfo& step : kSteps) count += std::string_view(step.file) == "square_any_width.cu";
+  return count;
+}
+inline constexpr int kSquareStepCount = square_step_count();
 
 // Shared argument checks (std::invalid_argument with what to pass instead): sizes of at least
 // 1, every matrix's element count below 2^31 (the kernels index with int), non-null pointers,
@@ -30,7 +38,7 @@ void check_arguments(const char* function, const float* M, const float* N, const
 
 // matmul's only_step 0 runs every piece of the kernel as written in square_any_width.cu;
 // only_step S (the tests of step S) runs step S's piece with the other steps' pieces ready-made
-// (arbitrary_width_tiles_device.cuh).
+// (arbitrary_width_tiles_ready_made.cuh, generated from the solution).
 #define ARBITRARY_WIDTH_TILES_DECLARE_STEPS                                                    \
   /* Steps 1-3: P = M x N for any Width: guarded M loads, guarded N loads, guarded store. */  \
   void matmul(const float* M, const float* N, float* P, int width, int tile_width,            \

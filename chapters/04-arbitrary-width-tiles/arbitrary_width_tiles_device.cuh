@@ -1,8 +1,7 @@
-// Device pieces of chapter 04.
-//
-// ready_made:: holds each piece of steps 1-3 of the any-Width kernel, finished: the answer of
-// that step (do the step before reading it). The tests run every step alone: your piece of that
-// step with these pieces for the other steps, so that each step's tests judge that step's code.
+// Device pieces of chapter 04 that no step asks for. Each piece of steps 1-3, finished, is in
+// arbitrary_width_tiles_ready_made.cuh, generated into the build folder from the solution: the
+// tests run every step alone, your piece of that step with the ready-made pieces of the other
+// steps, so that each step's tests judge that step's code (read a piece after its step passes).
 #pragma once
 
 #include "arbitrary_width_tiles.cuh"
@@ -24,33 +23,5 @@ __device__ __forceinline__ void poison_tile(float (&tile)[TILE_WIDTH][TILE_WIDTH
   tile[threadIdx.y][threadIdx.x] = __int_as_float(0x7fffffff);
   __syncthreads();  // every slot holds NaN before any thread loads
 }
-
-namespace ready_made {
-
-// Step 1 (read it after step 1): this thread's element of phase ph's tile of M, 0.0f outside M.
-template <int TILE_WIDTH>
-__device__ __forceinline__ void load_m_tile(const float* M, float (&Mds)[TILE_WIDTH][TILE_WIDTH],
-                                            int Row, int ph, int Width) {
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int col = ph * TILE_WIDTH + tx;
-  Mds[ty][tx] = (Row < Width && col < Width) ? M[Row * Width + col] : 0.0f;
-}
-
-// Step 2 (read it after step 2): this thread's element of phase ph's tile of N, 0.0f outside N.
-template <int TILE_WIDTH>
-__device__ __forceinline__ void load_n_tile(const float* N, float (&Nds)[TILE_WIDTH][TILE_WIDTH],
-                                            int Col, int ph, int Width) {
-  const int tx = threadIdx.x, ty = threadIdx.y;
-  const int row = ph * TILE_WIDTH + ty;
-  Nds[ty][tx] = (row < Width && Col < Width) ? N[row * Width + Col] : 0.0f;
-}
-
-// Step 3 (read it after step 3): Pvalue stored where it belongs, nothing stored outside P.
-__device__ __forceinline__ void store_result(float* P, float Pvalue, int Row, int Col,
-                                             int Width) {
-  if (Row < Width && Col < Width) P[Row * Width + Col] = Pvalue;
-}
-
-}  // namespace ready_made
 
 }  // namespace arbitrary_width_tiles

@@ -29,7 +29,7 @@ bool exercise_kernel_is_correct(int number) {
     reduction::Workspace<double> workspace;
     return course::bench::close_enough(
         input, reduction::reduce(reduction::exercise_pass<double>(number),
-                                 kSteps[number - 1].elements_per_thread, input.device.data(),
+                                 reduction::elements_per_thread(number), input.device.data(),
                                  4096, kBlockSize, workspace));
   });
 }
@@ -38,7 +38,7 @@ void bench_kernel(benchmark::State& state, bool is_solution, int number, std::si
   const auto& input = input_of_size(n);
   const reduction::PassFn<double> pass = is_solution ? reduction::solution_pass<double>(number)
                                                      : reduction::exercise_pass<double>(number);
-  const int per_thread = kSteps[number - 1].elements_per_thread;
+  const int per_thread = reduction::elements_per_thread(number);
   reduction::Workspace<double> workspace;
   const Reducer reducer =
       Reducer::implementation(is_solution, kSteps[number - 1].name, "05-reduction");

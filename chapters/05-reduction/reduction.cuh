@@ -18,6 +18,7 @@
 #include "course/guarded_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/math.hpp"
+#include "reduction_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace reduction {
 
@@ -26,18 +27,8 @@ namespace reduction {
 template <typename T>
 using PassFn = void (*)(const T* input, T* block_sums, std::size_t n, int block_size);
 
-struct StepInfo {
-  int number;                // 1 to 5
-  const char* name;          // e.g. "reduce3_sequential_addressing"
-  int elements_per_thread;   // 1, or 2 for "first add during load"
-};
-inline constexpr StepInfo kSteps[] = {
-    {1, "reduce1_interleaved_divergent", 1},
-    {2, "reduce2_interleaved_bank_conflicts", 1},
-    {3, "reduce3_sequential_addressing", 1},
-    {4, "reduce4_first_add_during_load", 2},
-    {5, "reduce5_unroll_last_warp", 2},
-};
+// Elements each thread adds while it loads: 2 from kernel 4 on ("first add during load").
+constexpr int elements_per_thread(int kernel) { return kernel >= 4 ? 2 : 1; }
 
 // Powers of two from 64 to 1024: the trees halve the block, and kernel 5's last warp reads
 // sdata[tid + 32], so at least 64 threads. Otherwise std::invalid_argument.

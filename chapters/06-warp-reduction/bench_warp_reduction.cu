@@ -24,7 +24,7 @@
 namespace {
 
 using course::bench::Reducer;
-using warp_reduction::kSteps;
+using warp_reduction::kStepFunctions;
 constexpr int kBlockSize = 256;
 constexpr int kRepetitions = 5;
 
@@ -76,7 +76,7 @@ void bench_step(benchmark::State& state, bool is_solution, int index, std::size_
   workspace.leave_sum_on_device(true);
   if (course::bench::time_reduction(
           state, input,
-          Reducer::implementation(is_solution, kSteps[index].name, "06-warp-reduction"),
+          Reducer::implementation(is_solution, kStepFunctions[index].name, "06-warp-reduction"),
           [&] { reduce(input.device.data(), n, kBlockSize, workspace); },
           [&] { return workspace.copy_last_sum(); })) {
     set_counters<T>(state, n, workspace.launches());
@@ -162,7 +162,7 @@ void course::bench::register_chapter_benchmarks() {
   }
   register_row("Floor/copy_one_double_to_host", 200, kRepetitions, bench_copy_to_host);
   std::vector<bool> exercise_ok;
-  for (int index = 0; index < warp_reduction::kStepCount; ++index) {
+  for (int index = 0; index < warp_reduction::kStepFunctionCount; ++index) {
     exercise_ok.push_back(exercise_step_is_correct(index));
   }
   // Doubles at every size; floats at 2^26 too, where a step's instructions per byte count twice.
@@ -174,8 +174,8 @@ void course::bench::register_chapter_benchmarks() {
                  [n](benchmark::State& state) { bench_cub<T>(state, n); });
     for (const bool is_solution : {false, true}) {
       if (!is_solution && !std::is_same_v<T, double>) continue;
-      for (int index = 0; index < warp_reduction::kStepCount; ++index) {
-        register_implementation_row(is_solution, exercise_ok[index], kSteps[index].name + size,
+      for (int index = 0; index < warp_reduction::kStepFunctionCount; ++index) {
+        register_implementation_row(is_solution, exercise_ok[index], kStepFunctions[index].name + size,
                                     iterations_for(n), kRepetitions,
                                     [is_solution, index, n](benchmark::State& state) {
                                       bench_step<T>(state, is_solution, index, n);

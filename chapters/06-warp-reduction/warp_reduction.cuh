@@ -19,6 +19,7 @@
 #include "course/errors.hpp"
 #include "course/guarded_buffer.hpp"
 #include "course/math.hpp"
+#include "warp_reduction_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace warp_reduction {
 
@@ -154,22 +155,23 @@ std::size_t summation_depth(std::size_t n, int block_size, int multiprocessors);
 template <typename T>
 using ReduceFn = T (*)(const T* input, std::size_t n, int block_size, Workspace<T>& workspace);
 
-struct StepInfo {
-  int number;        // 1-6 (step 6 shows two library forms)
+// The functions the steps write, in step order: each step one, step 6 two library forms.
+struct StepFunction {
+  int number;        // the step (kSteps[number - kFirstStep] has its file)
   const char* name;  // e.g. "step3_warp_shuffle"
-  const char* file;  // in exercises/ and solutions/
   bool one_launch;   // steps 5 and 6: no host loop
 };
-inline constexpr StepInfo kSteps[] = {
-    {1, "step1_complete_unroll", "step1_complete_unroll.cu", false},
-    {2, "step2_grid_stride", "step2_grid_stride.cu", false},
-    {3, "step3_warp_shuffle", "step3_warp_shuffle.cu", false},
-    {4, "step4_vector_loads", "step4_vector_loads.cu", false},
-    {5, "step5_one_launch", "step5_one_launch.cu", true},
-    {6, "step6_cooperative_groups", "step6_library_forms.cu", true},
-    {6, "step6_cub_block_reduce", "step6_library_forms.cu", true},
+inline constexpr StepFunction kStepFunctions[] = {
+    {1, "step1_complete_unroll", false},    {2, "step2_grid_stride", false},
+    {3, "step3_warp_shuffle", false},       {4, "step4_vector_loads", false},
+    {5, "step5_one_launch", true},          {6, "step6_cooperative_groups", true},
+    {6, "step6_cub_block_reduce", true},
 };
-inline constexpr int kStepCount = sizeof(kSteps) / sizeof(kSteps[0]);
+inline constexpr int kStepFunctionCount = sizeof(kStepFunctions) / sizeof(kStepFunctions[0]);
+// The file a learner edits for one of them, in exercises/06-warp-reduction/.
+constexpr const char* file_of(const StepFunction& function) {
+  return kSteps[function.number - kFirstStep].file;
+}
 
 #define WARP_REDUCTION_DECLARE_STEPS                                                             \
   template <typename T>                                                                          \
@@ -201,13 +203,13 @@ namespace exercise {
 WARP_REDUCTION_DECLARE_STEPS
 }  // namespace exercise
 
-// kSteps' functions in namespace `ns`, in kSteps' order, for element type T.
+// kStepFunctions in namespace `ns`, in that order, for element type T.
 #define WARP_REDUCTION_STEP_FUNCTIONS(ns)                                            \
   ns::step1_complete_unroll<T>, ns::step2_grid_stride<T>, ns::step3_warp_shuffle<T>, \
       ns::step4_vector_loads<T>, ns::step5_one_launch<T>,                            \
       ns::step6_cooperative_groups<T>, ns::step6_cub_block_reduce<T>
 
-// The function of kSteps[index] in an implementation, for element type T.
+// kStepFunctions[index] in an implementation, for element type T.
 template <typename T>
 ReduceFn<T> solution_step(int index) {
   constexpr ReduceFn<T> steps[] = {WARP_REDUCTION_STEP_FUNCTIONS(solution)};

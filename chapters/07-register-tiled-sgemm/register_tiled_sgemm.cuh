@@ -16,6 +16,7 @@
 
 #include "course/device_info.hpp"
 #include "course/math.hpp"
+#include "register_tiled_sgemm_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace register_tiled_sgemm {
 
@@ -107,19 +108,6 @@ namespace exercise {
 REGISTER_TILED_SGEMM_DECLARE_STEPS
 }  // namespace exercise
 
-struct StepInfo {
-  int number;
-  const char* name;
-  const char* file;
-};
-inline constexpr StepInfo kSteps[] = {
-    {1, "step1_1d_blocktiling", "step1_1d_blocktiling.cu"},
-    {2, "step2_2d_blocktiling", "step2_2d_blocktiling.cu"},
-    {3, "step3_vectorized_loads", "step3_vectorized_loads.cu"},
-    {4, "step4_warptiling", "step4_warptiling.cu"},
-    {5, "step5_double_buffering", "step5_double_buffering.cu"},
-};
-inline constexpr int kStepCount = sizeof(kSteps) / sizeof(kSteps[0]);
 
 using Sgemm = void (*)(const float* M, const float* N, float* P, int m, int k, int n);
 inline Sgemm solution_step(int number) {

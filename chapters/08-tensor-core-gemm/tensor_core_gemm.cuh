@@ -21,6 +21,7 @@
 
 #include "course/device_info.hpp"
 #include "course/math.hpp"
+#include "tensor_core_gemm_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace tensor_core_gemm {
 
@@ -118,19 +119,6 @@ namespace exercise {
 TENSOR_CORE_GEMM_DECLARE_STEPS
 }  // namespace exercise
 
-struct StepInfo {
-  int number;
-  const char* name;
-  const char* file;
-};
-inline constexpr StepInfo kSteps[] = {
-    {1, "step1_wmma", "step1_wmma.cu"},
-    {2, "step2_mma_ldmatrix", "step2_mma_ldmatrix.cu"},
-    {3, "step3_multistage_swizzle", "step3_multistage_swizzle.cu"},
-    {4, "step4_wgmma_tma", "step4_wgmma_tma.cu"},
-    {5, "step5_persistent_tiles", "step5_persistent_tiles.cu"},
-};
-inline constexpr int kStepCount = sizeof(kSteps) / sizeof(kSteps[0]);
 
 using Gemm = void (*)(const __half* A, const __half* B, float* C, int m, int k, int n);
 inline Gemm solution_step(int number) {

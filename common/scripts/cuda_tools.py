@@ -7,9 +7,6 @@ course's scripts and for ./course, in one order for all of them:
   3. /usr/local/cuda/bin (NVIDIA's installers), /opt/cuda/bin (Arch Linux and others);
   4. for ncu alone, /opt/nvidia/nsight-compute (Nsight Compute installed on its own); for
      nvidia-smi alone, /usr/lib/wsl/lib (WSL2).
-
-A script in common/scripts imports it from its own folder, so it also works in a chapter
-configured alone (where common/ is reached through the chapter's subprojects/course-common).
 """
 import os
 import shutil

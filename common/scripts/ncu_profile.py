@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Nsight Compute (ncu) for the course: runs one benchmark row's kernel under ncu, reads the
 hardware counters that a step's lesson is about, and says what they mean.
 
@@ -9,7 +8,7 @@ another step's solution ("expect": {"step": 2, "direction": "lower"}) or another
 benchmark ("expect": {"row": "Chapter02/...", "kernel": "...", "direction": "lower"}).
 
 ./course profile NN.S uses it; as a script it is each chapter's direction test:
-    ncu_profile.py check STEPS_JSON BENCHMARK
+    python3 -m scripts.ncu_profile check STEPS_JSON BENCHMARK
 which profiles the solutions and fails when a metric points the wrong way. It exits 77
 (Meson's SKIP, with the reason) where ncu is missing or may not read the counters, and where a
 metric points another way on a GPU of another class than the one the lessons were measured on
@@ -24,7 +23,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import cuda_tools  # this script's own folder: works in a chapter configured alone too
+from . import cuda_tools
 
 SKIP = 77
 # The GPU class on which every "expect" direction of the chapters was measured to hold: compute

@@ -1,33 +1,23 @@
-#!/usr/bin/env python3
 """Runs GPU tests under one compute-sanitizer tool and says what it found, in the learner's terms.
 
-Two uses:
-  clean (the learner's and the course's test runs): the small test cases that a chapter's
-  steps.json lists for TOOL must run without a single report. A report fails the test with the
-  kind of bug, the sanitizer's first report line and the file:line it points at.
-      sanitizer_check.py TOOL BINARY --steps chapters/NN-name/steps.json --implementation exercise
-  expect (one known mistake): passes only if TOOL reports an error whose text contains PATTERN.
-      sanitizer_check.py TOOL BINARY --expect-report PATTERN --gtest_filter=FILTER
-  mistakes (all of a chapter's): every mistake in steps.json with a "sanitizer" entry must be
-  reported by its tool, with its text, on its test MistakesSeenBySanitizers.<CamelCaseName>.
-      sanitizer_check.py mistakes BINARY --steps chapters/NN-name/steps.json
-
-The tests run with COURSE_UNDER_SANITIZER=1: small sizes only, and exact-size allocations
-instead of guard margins, so that memcheck sees out-of-bounds accesses itself.
+The course's suites run every step's tests of a chapter under each tool (the learner's run does
+the same for one step, through judge.py), for the exercise or the solution:
+    python3 -m scripts.sanitizer_check TOOL BINARY --chapter CHAPTER_DIR --implementation exercise
+A report fails with the kind of bug, the sanitizer's first report line and the file:line it
+points at. The tests run with COURSE_UNDER_SANITIZER=1: small sizes only, and exact-size
+allocations instead of guard margins, so that memcheck sees out-of-bounds accesses itself.
 Exit 77 (Meson's SKIP: shown as skipped, never as passed) without a GPU, without
-compute-sanitizer, when a `meson test --setup=<tool>` run already wraps this script, or in clean
-mode when the tests fail without any sanitizer report and fail without the tool too ("fix the
-failing test first": the plain test run reports that failure). A report always fails.
+compute-sanitizer, when a `meson test --setup=<tool>` run already wraps this script, or when the
+tests fail without any sanitizer report and fail without the tool too ("fix the failing test
+first": the plain test run reports that failure). A report always fails.
 """
 import argparse
-import json
 import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
-import cuda_tools  # this script's own folder: works in a chapter configured alone too
+from . import cuda_tools
 
 SKIP = 77
 REPORT_EXIT = 99
@@ -63,7 +53,7 @@ def learner_path(path, known_files=()):
     file name alone is matched against `known_files` (repository paths)."""
     if "/" not in path:
         for known in known_files:
-            if Path(known).name == path:
+            if known.rsplit("/", 1)[-1] == path:
                 return str(known)
     match = re.search(r"chapters/([^/]+)/(exercise|solution|tests)/(.+)$", path)
     if match:
@@ -96,35 +86,9 @@ def learner_locations(text, known_files=()):
     return SOURCE_MENTION.sub(rewrite, text)
 
 
-def implementation_filter(gtest_filter, implementation):
-    """A filter of steps.json ("Suite.Test/*:Other.*", maybe "-Negative.*") with the
-    implementation's prefix ("Exercise/" or "Solution/") in front of every pattern."""
-    prefix = implementation.capitalize() + "/"
-    positive, dash, negative = gtest_filter.partition("-")
-
-    def prefixed(part):
-        return ":".join(prefix + p for p in part.split(":") if p)
-    return prefixed(positive) + (dash + prefixed(negative) if negative else "")
-
-
 def skipped_for_failing_tests(tool, why=""):
     """The sanitizer check of a step whose plain tests fail: not run, not passed."""
     return Outcome("skipped", f"{tool}: skipped (fix the failing test first)" + why)
-
-
-def step_filters(steps, tool, binary_name, implementation):
-    """The gtest filter of every step whose "sanitize" entry lists TOOL, for BINARY_NAME, with
-    the implementation prefix ("Exercise/" or "Solution/") put in front of each pattern."""
-    prefix = implementation.capitalize() + "/"
-    patterns = []
-    for step in steps:
-        sanitize = step.get("sanitize")
-        if not sanitize or tool not in sanitize["tools"]:
-            continue
-        for pattern in sanitize["tests"].get(binary_name, "").split(":"):
-            if pattern:
-                patterns.append(prefix + pattern)
-    return ":".join(patterns)
 
 
 class Outcome:
@@ -147,14 +111,6 @@ def first_report(output, known_files=()):
                     return line, f"{learner_path(match.group(1), known_files)}:{match.group(2)}"
             return line, ""
     return "", ""
-
-
-def step_files(steps, steps_json, implementation):
-    """Repository paths of the steps' files (exercises/NN-name/x.cu or solutions/...), for
-    reports that name a file without its folder."""
-    chapter = Path(steps_json).resolve().parent.name
-    folder = "exercises" if implementation == "exercise" else "solutions"
-    return [f"{folder}/{chapter}/{name}" for step in steps for name in step.get("files", [])]
 
 
 def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900, known_files=()):
@@ -212,99 +168,43 @@ def failed_test_names(gtest_output):
     return names
 
 
-def camel_case(name):
-    """A mistake's test name: missing_barrier_after_load -> MissingBarrierAfterLoad."""
-    return "".join(word[:1].upper() + word[1:] for word in name.split("_"))
-
-
-def check_known_mistakes(binary, steps_json):
-    """Each mistake of steps.json that names a sanitizer must be reported by it. 0 when all
-    are, 1 when one is not, SKIP when none could run (no GPU, no compute-sanitizer)."""
-    mistakes = [m for m in json.loads(Path(steps_json).read_text()).get("mistakes", [])
-                if "sanitizer" in m]
-    if not mistakes:
-        print(f"{steps_json} names no mistake that a sanitizer must catch")
-        return 1
-    missed = skipped = 0
-    for mistake in mistakes:
-        tool, pattern = mistake["sanitizer"]["tool"], mistake["sanitizer"]["report"]
-        gtest_filter = f"MistakesSeenBySanitizers.{camel_case(mistake['name'])}"
-        print(f"$ compute-sanitizer --tool {tool} {binary} --gtest_filter={gtest_filter}",
-              flush=True)
-        outcome = run(tool, binary, gtest_filter)
-        if outcome.status == "skipped":
-            skipped += 1
-            print("  " + outcome.text)
-        elif outcome.status == "report" and pattern in outcome.output:
-            print(f"  ok, {mistake['name']}: {outcome.text}")
-        else:
-            missed += 1
-            print(f"  FAIL, {mistake['name']}: expected {tool} to report '{pattern}'\n"
-                  + outcome.text)
-    if missed:
-        return 1
-    return SKIP if skipped == len(mistakes) else 0
-
-
 def main(argv=None):
+    from . import manifest  # the chapter's steps give the filter and the learner's files
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("tool", choices=TOOLS + ("mistakes",))
+    parser.add_argument("tool", choices=TOOLS)
     parser.add_argument("binary")
-    parser.add_argument("--steps", help="the chapter's steps.json (clean mode)")
+    parser.add_argument("--chapter", required=True, help="chapters/NN-name")
     parser.add_argument("--implementation", choices=("exercise", "solution"), default="exercise")
-    parser.add_argument("--expect-report", metavar="PATTERN",
-                        help="pass only if the tool reports an error containing PATTERN")
-    parser.add_argument("--gtest_filter", help="the tests to run (instead of --steps)")
-    args, sanitizer_args = parser.parse_known_args(argv)
-
+    args = parser.parse_args(argv)
     if os.environ.get("COURSE_UNDER_SANITIZER") == "1":
         print(f"SKIP: this already runs under a sanitizer setup; {args.tool} is not nested")
         return SKIP
-    if args.tool == "mistakes":
-        if not args.steps:
-            parser.error("mistakes needs --steps")
-        return check_known_mistakes(args.binary, args.steps)
-    gtest_filter = args.gtest_filter
-    known_files = ()
-    if gtest_filter is None:
-        if not args.steps:
-            parser.error("give --steps or --gtest_filter")
-        steps = json.loads(Path(args.steps).read_text())["steps"]
-        known_files = step_files(steps, args.steps, args.implementation)
-        gtest_filter = step_filters(steps, args.tool, Path(args.binary).name, args.implementation)
-        if not gtest_filter:
-            print(f"no step of {args.steps} asks for {args.tool} on {Path(args.binary).name}")
-            return 1
+    chapter = manifest.Chapter(args.chapter)
+    folder = "exercises" if args.implementation == "exercise" else "solutions"
+    known_files = [f"{folder}/{chapter.name}/{name}" for name in chapter.solution_files()]
+    gtest_filter = ":".join(s.test_filter(args.implementation) for s in chapter.steps)
     print(f"$ compute-sanitizer --tool {args.tool} {args.binary} --gtest_filter={gtest_filter}",
           flush=True)
-    outcome = run(args.tool, args.binary, gtest_filter, extra_args=sanitizer_args,
-                  known_files=known_files)
+    outcome = run(args.tool, args.binary, gtest_filter, known_files=known_files)
     if outcome.status == "skipped":
         print("SKIP: " + outcome.text)
         return SKIP
-    if args.expect_report is None:
-        if outcome.status == "tests-failed":
-            # No report, and the tests fail: when they fail without the tool too, that failure
-            # is what to fix first (the plain test run reports it), not a sanitizer finding.
-            failing = failing_tests_without_sanitizer(args.binary, gtest_filter)
-            if failing == SKIP:
-                print(f"SKIP: {args.tool}: skipped, not passed: no usable GPU")
-                return SKIP
-            if failing:
-                names = ", ".join(failing[:3]) + (", ..." if len(failing) > 3 else "")
-                print("SKIP: " + skipped_for_failing_tests(args.tool, f": {names} fails").text)
-                return SKIP
-            print(outcome.text)
-            print(f"FAIL: these tests pass without {args.tool} and fail under it")
-            return 1
+    if outcome.status == "tests-failed":
+        # No report, and the tests fail: when they fail without the tool too, that failure is
+        # what to fix first (the plain test run reports it), not a sanitizer finding.
+        failing = failing_tests_without_sanitizer(args.binary, gtest_filter)
+        if failing == SKIP:
+            print(f"SKIP: {args.tool}: skipped, not passed: no usable GPU")
+            return SKIP
+        if failing:
+            names = ", ".join(failing[:3]) + (", ..." if len(failing) > 3 else "")
+            print("SKIP: " + skipped_for_failing_tests(args.tool, f": {names} fails").text)
+            return SKIP
         print(outcome.text)
-        return 0 if outcome.status == "clean" else 1
-    if outcome.status == "report" and args.expect_report in outcome.output:
-        print(f"ok: {outcome.text}")
-        return 0
+        print(f"FAIL: these tests pass without {args.tool} and fail under it")
+        return 1
     print(outcome.text)
-    print(f"FAIL: expected {args.tool} to report '{args.expect_report}'")
-    return 1
+    return 0 if outcome.status == "clean" else 1
 
 
 if __name__ == "__main__":

@@ -1,13 +1,12 @@
-#!/usr/bin/env python3
 """The toolchain limits of the course, in one place: which CUDA a GPU generation needs, which
 host compilers an nvcc accepts, which driver a CUDA needs, and the course's own minimum. Meson
-asks it at configure time (common/meson.build: `toolchain.py check ...`, one clear error with
-its fix), `./course doctor` asks it to explain a machine, and README's prerequisites table says
-the same.
+asks it at configure time (common/meson.build: `python3 -m scripts.toolchain check ...`, one
+clear error with its fix), `./course doctor` asks it to explain a machine, and README's
+prerequisites table says the same.
 
 usage:
-    toolchain.py check --nvcc VERSION [--arch sm_XY]
-                       [--host-compiler gcc|clang|... --host-version V]
+    python3 -m scripts.toolchain check --nvcc VERSION [--arch sm_XY]
+                                       [--host-compiler gcc|clang|... --host-version V]
         prints each problem with its fix and exits 1, or exits 0 when there is none
 """
 import argparse

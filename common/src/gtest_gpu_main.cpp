@@ -13,19 +13,13 @@
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   // --gtest_list_tests needs no GPU: the host check that every exercise test belongs to a
-  // step (common/scripts/check_step_filters.py) lists the tests on machines without one.
+  // step (python3 -m scripts.manifest filters) lists the tests on machines without one.
 #ifdef GTEST_FLAG_GET
   const bool list_only = GTEST_FLAG_GET(list_tests);
 #else
   const bool list_only = ::testing::GTEST_FLAG(list_tests);
 #endif
   if (list_only) return RUN_ALL_TESTS();
-  if (course::under_sanitizer() && std::getenv("COURSE_KNOWN_WRONG") != nullptr) {
-    // A `meson test --setup=<tool>` run: the known-wrong kernels would make the sanitizer
-    // report their planted bugs. Their own sanitizer checks are tests of the mistakes suite.
-    std::printf("SKIP: known-wrong kernels are not run under a sanitizer test setup\n");
-    return 77;
-  }
   std::string why;
   if (!course::gpu_available(&why)) {
     std::printf("SKIP: no usable CUDA GPU (%s); the GPU tests did not run.\n", why.c_str());

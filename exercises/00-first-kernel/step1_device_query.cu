@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 00.1
 // (or: meson test -C build --suite 00-first-kernel:exercise --print-errorlogs)
-// (generated from solutions/00-first-kernel/ by tools/sync_exercises.py)
+// (generated from solutions/00-first-kernel/ by python3 -m tools.sync_exercises)
 // Step 1: ask the GPU what it is. Everything later in the course is judged against these
 // numbers: the SMs that run the blocks, the warp of threads that execute together, the most
 // threads one block may have, and the peak DRAM bandwidth that a memory-bound kernel can at

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 00.2
 // (or: meson test -C build --suite 00-first-kernel:exercise --print-errorlogs)
-// (generated from solutions/00-first-kernel/ by tools/sync_exercises.py)
+// (generated from solutions/00-first-kernel/ by python3 -m tools.sync_exercises)
 // Step 2: the host/device round trip by hand. The GPU has its own memory: a kernel can only
 // read what was copied there, and the CPU can only read a result once it is copied back.
 // Every CUDA call returns an error code, and a failed call that nobody checks lets the

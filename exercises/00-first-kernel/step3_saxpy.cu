@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 00.3
 // (or: meson test -C build --suite 00-first-kernel:exercise --print-errorlogs)
-// (generated from solutions/00-first-kernel/ by tools/sync_exercises.py)
+// (generated from solutions/00-first-kernel/ by python3 -m tools.sync_exercises)
 // Step 3: the first kernel. A launch starts a grid of blocks, each of blockDim.x threads; every
 // thread runs this function once, and the only thing that tells the threads apart is where
 // they sit: blockIdx.x (which block) and threadIdx.x (which thread in it). Each thread computes

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 00.4
 // (or: meson test -C build --suite 00-first-kernel:exercise --print-errorlogs)
-// (generated from solutions/00-first-kernel/ by tools/sync_exercises.py)
+// (generated from solutions/00-first-kernel/ by python3 -m tools.sync_exercises)
 // Step 4: the launch. The host chooses how many blocks of how many threads, starts the kernel,
 // and then must ask twice whether it worked: a launch returns nothing, so an impossible
 // configuration (a block larger than the GPU allows, say) is only seen by asking for the last

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 00.5
 // (or: meson test -C build --suite 00-first-kernel:exercise --print-errorlogs)
-// (generated from solutions/00-first-kernel/ by tools/sync_exercises.py)
+// (generated from solutions/00-first-kernel/ by python3 -m tools.sync_exercises)
 // Step 5: timing on the GPU's own clock. A launch returns to the host at once, long before the
 // kernel finishes, so a host timer around it measures almost nothing. CUDA events are
 // timestamps that the GPU itself records when the work before them in the stream is done; the

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 01.0
 // (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
-// (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
+// (generated from solutions/01-sum-of-squares/ by python3 -m tools.sync_exercises)
 // Step 0: how long does ONE global-memory load take?
 // A single thread follows a random cycle through next[]: every load needs the previous load's
 // value as its address, so nothing overlaps and the time per load is the full latency. With a

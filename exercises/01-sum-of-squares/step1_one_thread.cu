@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 01.1
 // (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
-// (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
+// (generated from solutions/01-sum-of-squares/ by python3 -m tools.sync_exercises)
 // Step 1: one thread, <<<1, 1>>>, loops over all n elements.
 // The loads of different iterations do not depend on each other, but one thread can keep only
 // a few of them in flight: the GPU spends almost all its time waiting on memory (step 0).

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 01.2
 // (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
-// (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
+// (generated from solutions/01-sum-of-squares/ by python3 -m tools.sync_exercises)
 // Step 2: one block of many threads; thread t sums its own contiguous chunk
 // [t * chunk, (t + 1) * chunk), and the host adds the `threads` partial sums.
 // Changed from step 1: many loads in flight at once. But look at one loop iteration across a

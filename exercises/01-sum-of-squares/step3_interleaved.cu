@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 01.3
 // (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
-// (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
+// (generated from solutions/01-sum-of-squares/ by python3 -m tools.sync_exercises)
 // Step 3: one block; thread t reads elements t, t + T, t + 2T, ... (T = blockDim.x).
 // Changed from step 2: only the indexing. In every iteration the 32 threads of a warp now read
 // 32 neighbouring ints, one 128-byte line: the loads are coalesced, so every byte fetched is

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 01.4
 // (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
-// (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
+// (generated from solutions/01-sum-of-squares/ by python3 -m tools.sync_exercises)
 // Step 4: many blocks, one grid-stride loop: global thread g reads g, g + G, g + 2G, ...
 // (G = gridDim.x * blockDim.x, all threads of the grid).
 // Changed from step 3: one block runs on ONE multiprocessor; many blocks use all of them, so

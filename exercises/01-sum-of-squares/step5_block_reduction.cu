@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 01.5
 // (or: meson test -C build --suite 01-sum-of-squares:exercise --print-errorlogs)
-// (generated from solutions/01-sum-of-squares/ by tools/sync_exercises.py)
+// (generated from solutions/01-sum-of-squares/ by python3 -m tools.sync_exercises)
 // Step 5: as step 4, then each block adds its threads' sums in shared memory, as a tree:
 // half the threads add the other half's values, then a quarter, ..., until thread 0 holds the
 // block's total. One partial sum per block instead of one per thread: the copy back and the

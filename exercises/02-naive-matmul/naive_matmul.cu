@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 02.1   (and 02.2: this file's steps, one at a time)
 // (or: meson test -C build --suite 02-naive-matmul:exercise --print-errorlogs)
-// (generated from solutions/02-naive-matmul/ by tools/sync_exercises.py)
+// (generated from solutions/02-naive-matmul/ by python3 -m tools.sync_exercises)
 // Naive matrix multiplication (PMPP 3.4 / 4.x): one thread per element of P.
 // Thread (tx, ty) of block (bx, by) computes P[Row][Col], Row = by * blockDim.y + ty,
 // Col = bx * blockDim.x + tx, as the inner product of row Row of M and column Col of N.

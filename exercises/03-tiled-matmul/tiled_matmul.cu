@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 03.1   (and 03.2: this file's steps, one at a time)
 // (or: meson test -C build --suite 03-tiled-matmul:exercise --print-errorlogs)
-// (generated from solutions/03-tiled-matmul/ by tools/sync_exercises.py)
+// (generated from solutions/03-tiled-matmul/ by python3 -m tools.sync_exercises)
 // Tiled matrix multiplication (PMPP 5.4): each block computes one TILE_WIDTH x TILE_WIDTH tile
 // of P. In phase ph its threads first copy one tile of M and one tile of N into shared memory,
 // one element each, then every thread adds the TILE_WIDTH products it needs from the shared
@@ -10,6 +10,7 @@
 #include "course/errors.hpp"
 #include "tiled_matmul.cuh"
 #include "tiled_matmul_device.cuh"
+#include "tiled_matmul_ready_made.cuh"
 
 namespace tiled_matmul::exercise {
 
@@ -40,7 +41,7 @@ __device__ __forceinline__ void multiply_phase_tiles(const float (&Mds)[TILE_WID
 
 // ONLY_STEP 0: every piece above is yours (the benchmark's kernel). The tests also run each
 // step alone (ONLY_STEP = S): your piece of step S, the other step's from
-// tiled_matmul_device.cuh, and for step 1 tiles filled with NaN before your loads.
+// tiled_matmul_ready_made.cuh, and for step 1 tiles filled with NaN before your loads.
 template <int TILE_WIDTH, int ONLY_STEP>
 __global__ void tiled_matmul_kernel(const float* M, const float* N, float* P, int Width) {
   __shared__ float Mds[TILE_WIDTH][TILE_WIDTH];

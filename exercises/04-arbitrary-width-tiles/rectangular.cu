@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 04.4
 // (or: meson test -C build --suite 04-arbitrary-width-tiles:exercise --print-errorlogs)
-// (generated from solutions/04-arbitrary-width-tiles/ by tools/sync_exercises.py)
+// (generated from solutions/04-arbitrary-width-tiles/ by python3 -m tools.sync_exercises)
 // Step 4: rectangular matrices. P (m x n) = M (m x k) x N (k x n), each size arbitrary.
 // The square kernel's three guards, each against the right dimension: a row of M or P is
 // inside when Row < m; a column of N or P when Col < n; the inner index (a column of M, a row of

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 04.1   (and 04.2, 04.3: this file's steps, one at a time)
 // (or: meson test -C build --suite 04-arbitrary-width-tiles:exercise --print-errorlogs)
-// (generated from solutions/04-arbitrary-width-tiles/ by tools/sync_exercises.py)
+// (generated from solutions/04-arbitrary-width-tiles/ by python3 -m tools.sync_exercises)
 // Steps 1-3: the tiled kernel of chapter 03 for ANY Width (PMPP 5.5).
 // With Width not a multiple of TILE_WIDTH the last tile of each row and column sticks out of
 // the matrix. A thread whose element of M (or N) lies outside would read past the end of a row,
@@ -10,6 +10,7 @@
 // guarded too: threads outside P compute garbage and must not write it.
 #include "arbitrary_width_tiles.cuh"
 #include "arbitrary_width_tiles_device.cuh"
+#include "arbitrary_width_tiles_ready_made.cuh"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 
@@ -44,7 +45,7 @@ __device__ __forceinline__ void store_result(float* P, float Pvalue, int Row, in
 
 // ONLY_STEP 0: every piece above is yours (the benchmark's kernel). The tests also run each
 // step alone (ONLY_STEP = S): your piece of step S, the other steps' from
-// arbitrary_width_tiles_device.cuh, and for steps 1 and 2 the tile you load filled with NaN
+// arbitrary_width_tiles_ready_made.cuh, and for steps 1 and 2 the tile you load filled with NaN
 // before your load.
 template <int TILE_WIDTH, int ONLY_STEP>
 __global__ void any_width_kernel(const float* M, const float* N, float* P, int Width) {

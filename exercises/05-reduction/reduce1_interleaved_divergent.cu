@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 05.1
 // (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
-// (generated from solutions/05-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/05-reduction/ by python3 -m tools.sync_exercises)
 // Kernel 1: interleaved addressing with divergent branching.
 // Each block copies its blockDim.x elements to shared memory and adds them as a tree: at
 // stride s, thread tid adds sdata[tid + s] into sdata[tid] if tid is a multiple of 2s.
@@ -23,7 +23,7 @@ __global__ void reduce1_kernel(const T* input, T* block_sums, std::size_t n) {
   // count as 0, the identity of the sum.
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
-  // TODO: reduce the block's values in sdata to their sum in sdata[0] by interleaved
+  // TODO (step 1): reduce the block's values in sdata to their sum in sdata[0] by interleaved
   //       addressing: level after level, pairs of slots twice as far apart as in the level before
   //       (1, 2, 4, ... apart) are added into the lower slot of each pair, by the thread whose
   //       tid is that slot. No level may start before the one before it is complete.

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 05.2
 // (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
-// (generated from solutions/05-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/05-reduction/ by python3 -m tools.sync_exercises)
 // Kernel 2: interleaved addressing, contiguous threads.
 // Changed from kernel 1: thread tid works on index = 2 * s * tid, so the active threads are
 // the first ones of the block: whole warps are active or idle, no divergence inside a warp
@@ -24,8 +24,8 @@ __global__ void reduce2_kernel(const T* input, T* block_sums, std::size_t n) {
   const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + tid;
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
-  // TODO: the same levels and the same pairs as kernel 1, but each level's adds are done by
-  //       the block's FIRST threads, one pair each in order (thread tid takes the level's pair
+  // TODO (step 2): the same levels and the same pairs as kernel 1, but each level's adds are done
+  //       by the block's FIRST threads, one pair each in order (thread tid takes the level's pair
   //       number tid), so that the working threads are contiguous. No level may start before the
   //       one before it is complete.
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];

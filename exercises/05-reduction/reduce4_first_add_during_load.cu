@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 05.4
 // (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
-// (generated from solutions/05-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/05-reduction/ by python3 -m tools.sync_exercises)
 // Kernel 4: first add during load.
 // Changed from kernel 3: each block covers 2 * blockDim.x elements, and every thread loads
 // two of them (blockDim.x apart, so both loads stay coalesced) and adds them before storing to
@@ -18,7 +18,7 @@ template <typename T>
 __global__ void reduce4_kernel(const T* input, T* block_sums, std::size_t n) {
   T* sdata = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  // TODO: each block now covers a slice of twice as many elements as it has threads; every
+  // TODO (step 4): each block now covers a slice of twice as many elements as it has threads; every
   //       thread loads two elements of its block's slice (0 for any past n), adds them and stores
   //       the sum in sdata[tid], so that the tree below starts from half as many partial sums.
   //       Where block b's slice starts: ./course hint 05.4.

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 05.5
 // (or: meson test -C build --suite 05-reduction:exercise --print-errorlogs)
-// (generated from solutions/05-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/05-reduction/ by python3 -m tools.sync_exercises)
 // Kernel 5: unroll the last warp.
 // Changed from kernel 4: once only 32 threads are active (s <= 32) they are one warp, and the
 // last six levels need no __syncthreads() for the whole block. They still need the warp to
@@ -21,7 +21,7 @@ namespace {
 // The last 64 -> 1 elements of a block, by its first warp (tid < 32).
 template <typename T>
 __device__ void warp_reduce(T* sdata, unsigned tid) {
-  // TODO: the last six levels (offsets 32, 16, 8, 4, 2, 1) of the tree into sdata[tid], by
+  // TODO (step 5): the last six levels (offsets 32, 16, 8, 4, 2, 1) of the tree into sdata[tid], by
   //       the first warp alone and without a block barrier. Every lane must have read a slot before
   //       its owner overwrites it, and every write must be seen by the next level: what guarantees
   //       both inside a warp is this step's lesson (the header; ./course hint 05.5).
@@ -36,7 +36,7 @@ __global__ void reduce5_kernel(const T* input, T* block_sums, std::size_t n) {
   if (i + blockDim.x < n) sum += input[i + blockDim.x];
   sdata[tid] = sum;
   __syncthreads();
-  // TODO: the tree of kernel 4, but only while s > 32; then the first warp finishes with
+  // TODO (step 5): the tree of kernel 4, but only while s > 32; then the first warp finishes with
   //       warp_reduce().
   if (tid == 0) block_sums[blockIdx.x] = sdata[0];
 }

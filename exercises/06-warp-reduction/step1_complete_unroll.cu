@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 06.1
 // (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
-// (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/06-warp-reduction/ by python3 -m tools.sync_exercises)
 // Step 1: complete unrolling (the classic kernel 6).
 // Changed from chapter 05's kernel 5: the block size is a template parameter, BLOCK, so every
 // bound of the tree is known at compile time. The `for` loop over the levels becomes a straight

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 06.2
 // (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
-// (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/06-warp-reduction/ by python3 -m tools.sync_exercises)
 // Step 2: many elements per thread (the classic kernel 7).
 // Changed from step 1: the grid no longer grows with n. It is sized from the GPU (as many
 // blocks as the multiprocessors run at once, from the occupancy API), and each thread walks the

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 06.3
 // (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
-// (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/06-warp-reduction/ by python3 -m tools.sync_exercises)
 // Step 3: warp shuffles.
 // Changed from step 2: the last warp no longer goes through shared memory. __shfl_down_sync
 // reads a register of another lane of the same warp directly: at offset 16, lane i gets lane

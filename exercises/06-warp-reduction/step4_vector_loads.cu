@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 06.4
 // (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
-// (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/06-warp-reduction/ by python3 -m tools.sync_exercises)
 // Step 4: 16-byte loads, several in flight.
 // Changed from step 3: each thread reads its elements as int4 / float4 / double2 vectors, one
 // 16-byte load instruction where step 3 issued four (two for doubles), and issues

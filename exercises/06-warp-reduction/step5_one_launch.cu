@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 06.5
 // (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
-// (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/06-warp-reduction/ by python3 -m tools.sync_exercises)
 // Step 5: one launch for the whole reduction.
 // Changed from step 4: no second pass and no host loop. Every block stores its total, then
 // takes a ticket (atomicAdd on a counter). The block that draws the last ticket knows that all

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 06.6
 // (or: meson test -C build --suite 06-warp-reduction:exercise --print-errorlogs)
-// (generated from solutions/06-warp-reduction/ by tools/sync_exercises.py)
+// (generated from solutions/06-warp-reduction/ by python3 -m tools.sync_exercises)
 // Step 6: the library forms of step 3, side by side.
 // Cooperative groups name the threads that cooperate: cg::tiled_partition<32> splits the block
 // into warps (thread_block_tile<32>), and cg::reduce(tile, value, cg::plus<T>()) is step 3's

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 07.1
 // (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
-// (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
+// (generated from solutions/07-register-tiled-sgemm/ by python3 -m tools.sync_exercises)
 // Step 1: 1D block tiling.
 // Chapter 04's kernel loads two shared-memory values per multiply-add (Mds[ty][k] and
 // Nds[k][tx]): shared memory, not arithmetic, sets its speed. Here a block of 512 threads

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 07.2
 // (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
-// (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
+// (generated from solutions/07-register-tiled-sgemm/ by python3 -m tools.sync_exercises)
 // Step 2: 2D block tiling.
 // Changed from step 1: each thread computes an 8 x 8 tile of P in registers, not a column of 8.
 // In the inner loop it loads TM = 8 values of M's tile and TN = 8 of N's into registers and

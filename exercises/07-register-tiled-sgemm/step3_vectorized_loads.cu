@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 07.3
 // (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
-// (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
+// (generated from solutions/07-register-tiled-sgemm/ by python3 -m tools.sync_exercises)
 // Step 3: 16-byte loads, and M's tile stored transposed.
 // Changed from step 2: global loads are float4 (one instruction for four floats, and four
 // times fewer load instructions to issue), and M's tile is stored TRANSPOSED in shared memory,

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 07.4
 // (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
-// (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
+// (generated from solutions/07-register-tiled-sgemm/ by python3 -m tools.sync_exercises)
 // Step 4: warptiling, three levels of tiles.
 //   block: computes a block_m x block_n tile of P, walking k in block_k slices through shared
 //          memory (as in steps 1-3);

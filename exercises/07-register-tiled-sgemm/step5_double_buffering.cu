@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 07.5
 // (or: meson test -C build --suite 07-register-tiled-sgemm:exercise --print-errorlogs)
-// (generated from solutions/07-register-tiled-sgemm/ by tools/sync_exercises.py)
+// (generated from solutions/07-register-tiled-sgemm/ by python3 -m tools.sync_exercises)
 // Step 5: double buffering (and, in the launcher, padded rows, narrower tiles and split-K).
 // Changed from step 4: two copies of each shared tile. While the warps multiply the tiles of
 // slice `tile` (stage s), the loads of slice `tile + BK` are already on their way into the

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 08.1
 // (or: meson test -C build --suite 08-tensor-core-gemm:exercise --print-errorlogs)
-// (generated from solutions/08-tensor-core-gemm/ by tools/sync_exercises.py)
+// (generated from solutions/08-tensor-core-gemm/ by python3 -m tools.sync_exercises)
 // Step 1: WMMA, the tensor cores through nvcuda::wmma.
 // A tensor core multiplies small matrices in one instruction: here 16 x 16 of A by 16 x 16 of B,
 // FP16 products added into FP32, a whole warp at a time. WMMA hands each warp a "fragment", an

@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 08.2
 // (or: meson test -C build --suite 08-tensor-core-gemm:exercise --print-errorlogs)
-// (generated from solutions/08-tensor-core-gemm/ by tools/sync_exercises.py)
+// (generated from solutions/08-tensor-core-gemm/ by python3 -m tools.sync_exercises)
 // Step 2: mma.sync.m16n8k16 fed by ldmatrix: the fragments are now yours.
 // Changed from step 1: the warp's tensor-core instruction is PTX's mma.sync, whose fragment
 // layout is specified (tensor_core_gemm_device.cuh, mma_m16n8k16): which lane holds which

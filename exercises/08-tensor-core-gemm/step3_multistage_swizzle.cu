@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 08.3
 // (or: meson test -C build --suite 08-tensor-core-gemm:exercise --print-errorlogs)
-// (generated from solutions/08-tensor-core-gemm/ by tools/sync_exercises.py)
+// (generated from solutions/08-tensor-core-gemm/ by python3 -m tools.sync_exercises)
 // Step 3: a multistage cp.async pipeline into XOR-swizzled shared tiles.
 // Changed from step 2, four things:
 //  - a bigger block: 128 x 256 of C with 8 warps of 64 x 64 (step 2: 128 x 128 with 4): each

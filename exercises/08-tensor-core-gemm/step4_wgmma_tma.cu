@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 08.4
 // (or: meson test -C build --suite 08-tensor-core-gemm:exercise --print-errorlogs)
-// (generated from solutions/08-tensor-core-gemm/ by tools/sync_exercises.py)
+// (generated from solutions/08-tensor-core-gemm/ by python3 -m tools.sync_exercises)
 // Step 4: Hopper's own path to the tensor cores: TMA, mbarriers and wgmma, with warpgroups in
 // two roles. Compute capability 9.0 with sm_90a code only (see tensor_core_gemm_hopper.cuh).
 // Changed from step 3:

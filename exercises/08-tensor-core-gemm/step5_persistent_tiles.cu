@@ -1,7 +1,7 @@
 // Exercise file: replace every TODO below with your code. Check it with
 //   ./course test 08.5
 // (or: meson test -C build --suite 08-tensor-core-gemm:exercise --print-errorlogs)
-// (generated from solutions/08-tensor-core-gemm/ by tools/sync_exercises.py)
+// (generated from solutions/08-tensor-core-gemm/ by python3 -m tools.sync_exercises)
 // Step 5: what it takes to pass cuBLAS: persistent blocks, a wgmma group kept in flight, and an
 // epilogue that writes C in whole lines. Compute capability 9.0 with sm_90a code only, like
 // step 4, whose answers this file holds ready-made (the producer's and the consumers' loops):

@@ -6,6 +6,7 @@
 // guarded too: threads outside P compute garbage and must not write it.
 #include "arbitrary_width_tiles.cuh"
 #include "arbitrary_width_tiles_device.cuh"
+#include "arbitrary_width_tiles_ready_made.cuh"
 #include "course/errors.hpp"
 #include "course/math.hpp"
 
@@ -57,7 +58,7 @@ __device__ __forceinline__ void store_result(float* P, float Pvalue, int Row, in
 
 // ONLY_STEP 0: every piece above is yours (the benchmark's kernel). The tests also run each
 // step alone (ONLY_STEP = S): your piece of step S, the other steps' from
-// arbitrary_width_tiles_device.cuh, and for steps 1 and 2 the tile you load filled with NaN
+// arbitrary_width_tiles_ready_made.cuh, and for steps 1 and 2 the tile you load filled with NaN
 // before your load.
 template <int TILE_WIDTH, int ONLY_STEP>
 __global__ void any_width_kernel(const float* M, const float* N, float* P, int Width) {

@@ -20,7 +20,7 @@ __global__ void reduce1_kernel(const T* input, T* block_sums, std::size_t n) {
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
   // BEGIN SOLUTION
-  // TODO: reduce the block's values in sdata to their sum in sdata[0] by interleaved
+  // TODO (step 1): reduce the block's values in sdata to their sum in sdata[0] by interleaved
   //       addressing: level after level, pairs of slots twice as far apart as in the level before
   //       (1, 2, 4, ... apart) are added into the lower slot of each pair, by the thread whose
   //       tid is that slot. No level may start before the one before it is complete.

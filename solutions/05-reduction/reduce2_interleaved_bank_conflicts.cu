@@ -21,8 +21,8 @@ __global__ void reduce2_kernel(const T* input, T* block_sums, std::size_t n) {
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
   // BEGIN SOLUTION
-  // TODO: the same levels and the same pairs as kernel 1, but each level's adds are done by
-  //       the block's FIRST threads, one pair each in order (thread tid takes the level's pair
+  // TODO (step 2): the same levels and the same pairs as kernel 1, but each level's adds are done
+  //       by the block's FIRST threads, one pair each in order (thread tid takes the level's pair
   //       number tid), so that the working threads are contiguous. No level may start before the
   //       one before it is complete.
   for (unsigned s = 1; s < blockDim.x; s *= 2) {

@@ -19,9 +19,9 @@ __global__ void reduce3_kernel(const T* input, T* block_sums, std::size_t n) {
   sdata[tid] = i < n ? input[i] : T(0);
   __syncthreads();
   // BEGIN SOLUTION
-  // TODO: reduce sdata to its sum in sdata[0] by sequential addressing: the first level folds
-  //       the upper half of the block's slots onto the lower half, slot by slot, the next level
-  //       the upper quarter onto the lower quarter, ... down to one slot; thread tid works on
+  // TODO (step 3): reduce sdata to its sum in sdata[0] by sequential addressing: the first level
+  //       folds the upper half of the block's slots onto the lower half, slot by slot, the next
+  //       level the upper quarter onto the lower quarter, ... down to one slot; thread tid works on
   //       slot tid. No level may start before the one before it is complete.
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
     if (tid < s) sdata[tid] += sdata[tid + s];

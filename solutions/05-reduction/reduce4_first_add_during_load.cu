@@ -15,7 +15,7 @@ __global__ void reduce4_kernel(const T* input, T* block_sums, std::size_t n) {
   T* sdata = shared_array<T>();
   const unsigned tid = threadIdx.x;
   // BEGIN SOLUTION
-  // TODO: each block now covers a slice of twice as many elements as it has threads; every
+  // TODO (step 4): each block now covers a slice of twice as many elements as it has threads; every
   //       thread loads two elements of its block's slice (0 for any past n), adds them and stores
   //       the sum in sdata[tid], so that the tree below starts from half as many partial sums.
   //       Where block b's slice starts: ./course hint 05.4.

@@ -18,7 +18,7 @@ namespace {
 template <typename T>
 __device__ void warp_reduce(T* sdata, unsigned tid) {
   // BEGIN SOLUTION
-  // TODO: the last six levels (offsets 32, 16, 8, 4, 2, 1) of the tree into sdata[tid], by
+  // TODO (step 5): the last six levels (offsets 32, 16, 8, 4, 2, 1) of the tree into sdata[tid], by
   //       the first warp alone and without a block barrier. Every lane must have read a slot before
   //       its owner overwrites it, and every write must be seen by the next level: what guarantees
   //       both inside a warp is this step's lesson (the header; ./course hint 05.5).
@@ -43,7 +43,7 @@ __global__ void reduce5_kernel(const T* input, T* block_sums, std::size_t n) {
   sdata[tid] = sum;
   __syncthreads();
   // BEGIN SOLUTION
-  // TODO: the tree of kernel 4, but only while s > 32; then the first warp finishes with
+  // TODO (step 5): the tree of kernel 4, but only while s > 32; then the first warp finishes with
   //       warp_reduce().
   for (unsigned s = blockDim.x / 2; s > 32; s >>= 1) {
     if (tid < s) sdata[tid] += sdata[tid + s];

@@ -1,6 +1,6 @@
 // GPU tests of chapter 00 against the solution (suite "solution") and the exercise (suite
-// "exercise"). Each test judges one step, named in the test's name (Step1..., Step5...), with
-// the other steps' pieces ready-made (the solution's).
+// "exercise"). Each test suite judges one step (its cases are named step1 ... step5), with the
+// other steps' pieces ready-made (the solution's).
 #include <gtest/gtest.h>
 
 #include <cuda_runtime.h>
@@ -28,8 +28,13 @@ class FirstKernel : public ::testing::TestWithParam<Implementation> {
   Steps steps() const { return steps_of(GetParam()); }
   std::string file(const char* step_file) const { return source_file(GetParam(), step_file); }
 };
+class DeviceQuery : public FirstKernel {};  // step 1
+class Memory : public FirstKernel {};       // step 2
+class Kernel : public FirstKernel {};       // step 3
+class Launch : public FirstKernel {};       // step 4
+class Timing : public FirstKernel {};       // step 5
 
-TEST_P(FirstKernel, Step1QueryMatchesTheDeviceAttributes) {
+TEST_P(DeviceQuery, MatchesTheDeviceAttributes) {
   const DeviceSummary got = steps().query_device();
   const course::DeviceInfo expected = course::query_device();
   const std::string where = file("step1_device_query.cu") + ": ";
@@ -50,7 +55,7 @@ TEST_P(FirstKernel, Step1QueryMatchesTheDeviceAttributes) {
       << where << "memory bus width (bits)";
 }
 
-TEST_P(FirstKernel, Step1PeakBandwidthFromClockAndBusWidth) {
+TEST_P(DeviceQuery, PeakBandwidthFromClockAndBusWidth) {
   const DeviceSummary got = steps().query_device();
   const double expected =
       course::peak_dram_bandwidth_gb_per_s(got.memory_clock_khz, got.memory_bus_width_bits);
@@ -59,7 +64,7 @@ TEST_P(FirstKernel, Step1PeakBandwidthFromClockAndBusWidth) {
       << " kHz memory clock and a " << got.memory_bus_width_bits << "-bit bus, in GB/s";
 }
 
-TEST_P(FirstKernel, Step2RoundTripReturnsTheData) {
+TEST_P(Memory, RoundTripReturnsTheData) {
   for (const std::size_t n : {std::size_t{1}, std::size_t{1000}, (std::size_t{1} << 20) + 3}) {
     const std::vector<float> in = random_floats(n, 7);
     std::vector<float> out(n, -99.0f);
@@ -69,7 +74,7 @@ TEST_P(FirstKernel, Step2RoundTripReturnsTheData) {
   }
 }
 
-TEST_P(FirstKernel, Step2FailedAllocationIsReported) {
+TEST_P(Memory, FailedAllocationIsReported) {
   if (course::under_sanitizer()) GTEST_SKIP() << kProvokesAnError;
   // 2^42 floats, 16 TiB: no GPU has that much memory, so cudaMalloc fails.
   std::vector<float> in(4, 1.0f), out(4, 0.0f);
@@ -85,7 +90,7 @@ TEST_P(FirstKernel, Step2FailedAllocationIsReported) {
                       << "CUDA call returns (COURSE_CHECK)";
 }
 
-TEST_P(FirstKernel, Step3KernelMatchesCpuWithACorrectGrid) {
+TEST_P(Kernel, MatchesCpuWithACorrectGrid) {
   std::vector<int> sizes = {1, 31, 32, 33, 1000, 4096};
   if (!course::under_sanitizer()) sizes.push_back((1 << 20) + 7);
   for (const int threads : {32, 256, 1024}) {
@@ -96,7 +101,7 @@ TEST_P(FirstKernel, Step3KernelMatchesCpuWithACorrectGrid) {
   }
 }
 
-TEST_P(FirstKernel, Step4SaxpyMatchesCpuWithTheSolutionKernel) {
+TEST_P(Launch, SaxpyMatchesCpuWithTheSolutionKernel) {
   std::vector<int> sizes = {0, 1, 33, 1000};
   if (!course::under_sanitizer()) sizes.push_back((1 << 20) + 7);
   for (const int threads : {32, 256, 1024}) {
@@ -110,12 +115,12 @@ TEST_P(FirstKernel, Step4SaxpyMatchesCpuWithTheSolutionKernel) {
   }
 }
 
-TEST_P(FirstKernel, Step4BadLaunchIsReported) {
+TEST_P(Launch, BadLaunchIsReported) {
   if (course::under_sanitizer()) GTEST_SKIP() << kProvokesAnError;
   EXPECT_TRUE(bad_launch_is_reported(steps().saxpy, file("step4_launch.cu")));
 }
 
-TEST_P(FirstKernel, Step4KernelGetsGpuPointers) {
+TEST_P(Launch, KernelGetsGpuPointers) {
   EXPECT_TRUE(kernel_gets_gpu_pointers(steps().saxpy, file("step4_launch.cu")));
 }
 
@@ -126,7 +131,7 @@ float time_solution_saxpy(const Steps& steps, int n) {
                               2.0f, x.data(), y.data());
 }
 
-TEST_P(FirstKernel, Step5TimesTheKernelItLaunches) {
+TEST_P(Timing, TimesTheKernelItLaunches) {
   const int n = 1000;
   const std::vector<float> x = random_floats(n, 12), y = random_floats(n, 13);
   course::DeviceBuffer<float> x_device(x), y_device(y);
@@ -138,7 +143,7 @@ TEST_P(FirstKernel, Step5TimesTheKernelItLaunches) {
                       file("step5_timing.cu") + ": y after the timed launch"));
 }
 
-TEST_P(FirstKernel, Step5TimeGrowsWithN) {
+TEST_P(Timing, TimeGrowsWithN) {
   const int large = course::under_sanitizer() ? 1 << 22 : 1 << 26;
   time_solution_saxpy(steps(), large);  // a first launch pays for loading the kernel
   const float small_ms = time_solution_saxpy(steps(), 1 << 12);
@@ -149,7 +154,7 @@ TEST_P(FirstKernel, Step5TimeGrowsWithN) {
       << "time read only after the second one has happened?";
 }
 
-TEST_P(FirstKernel, Step5BadLaunchIsReported) {
+TEST_P(Timing, BadLaunchIsReported) {
   if (course::under_sanitizer()) GTEST_SKIP() << kProvokesAnError;
   course::DeviceBuffer<float> x(random_floats(1000, 14)), y(random_floats(1000, 15));
   bool thrown = false;
@@ -164,8 +169,11 @@ TEST_P(FirstKernel, Step5BadLaunchIsReported) {
                       << "(more than any GPU runs) was timed as if it had run: check the launch";
 }
 
-INSTANTIATE_TEST_SUITE_P(Solution, FirstKernel, ::testing::Values(Implementation::solution));
-INSTANTIATE_TEST_SUITE_P(Exercise, FirstKernel, ::testing::Values(Implementation::exercise));
+COURSE_STEP_TESTS(DeviceQuery, Implementation, 1);
+COURSE_STEP_TESTS(Memory, Implementation, 2);
+COURSE_STEP_TESTS(Kernel, Implementation, 3);
+COURSE_STEP_TESTS(Launch, Implementation, 4);
+COURSE_STEP_TESTS(Timing, Implementation, 5);
 
 }  // namespace
 }  // namespace first_kernel::testing

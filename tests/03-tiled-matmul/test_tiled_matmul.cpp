@@ -23,9 +23,10 @@ enum class Implementation { solution, exercise };
 // implementation, only_step (0: every piece its own), tile width, Width
 using Case = std::tuple<Implementation, int, int, int>;
 
-// The function of the file that holds each step's piece, and what else a step's tests do.
-const char* const kStepFunction[] = {"", "load_phase_tiles", "multiply_phase_tiles"};
-const char* const kStepNote[] = {"", "; both tiles hold NaN until your loads overwrite them", ""};
+// What else a step's tests do, besides running your piece with the others ready-made.
+std::string step_note(int step) {
+  return step == 1 ? "; both tiles hold NaN until your loads overwrite them" : "";
+}
 
 std::vector<Case> cases(Implementation impl) {
   std::vector<Case> all;
@@ -56,8 +57,9 @@ TEST_P(TiledMatmul, MatchesCpuWhenWidthIsAMultipleOfTheTile) {
                          : "exercises/03-tiled-matmul/tiled_matmul.cu";
   std::string name = "tiled matmul, TILE_WIDTH " + std::to_string(tile);
   if (step != 0) {
-    file += std::string(", ") + kStepFunction[step] + " (step " + std::to_string(step) +
-            "; the other step's piece is ready-made here" + kStepNote[step] + ")";
+    file += std::string(", ") + kSteps[step - kFirstStep].function + " (step " +
+            std::to_string(step) + "; the other steps' pieces are ready-made here" +
+            step_note(step) + ")";
     name += ", step " + std::to_string(step) + " alone";
   }
   const course::matmul::MatmulUnderTest under_test{

@@ -18,7 +18,7 @@ TEST(ReductionArguments, BlockSizesThatAreNotPowersOfTwoFrom64To1024AreRejected)
   for (int block_size : {0, 32, 96, 100, 2048, -256}) {
     for (int kernel = 1; kernel <= 5; ++kernel) {
       const std::string message = invalid_argument_message([&] {
-        reduce(solution_pass<double>(kernel), kSteps[kernel - 1].elements_per_thread, &dummy,
+        reduce(solution_pass<double>(kernel), elements_per_thread(kernel), &dummy,
                10, block_size, workspace);
       });
       EXPECT_NE(message.find("power of two from 64 to 1024"), std::string::npos)

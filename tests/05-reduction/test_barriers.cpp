@@ -23,25 +23,25 @@ class Barriers : public ::testing::TestWithParam<Case> {};
 TEST_P(Barriers, EveryBarrierIsReachedByTheWholeBlock) {
   const auto [impl, number] = GetParam();
   const bool solution = impl == Implementation::solution;
-  const StepInfo& info = kSteps[number - 1];
+  const StepInfo& info = kSteps[number - kFirstStep];
   const std::string kernel = "reduce" + std::to_string(number) + "_kernel";
   const std::vector<std::string> kernels = {solution ? "8solution" : "8exercise", kernel};
   COURSE_EXPECT_EVERY_BARRIER_REACHED(
       kernels, info.name,
-      std::string(solution ? "solutions" : "exercises") + "/05-reduction/" + info.name + ".cu");
+      std::string(solution ? "solutions" : "exercises") + "/05-reduction/" + info.file);
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return kSteps[std::get<1>(info.param) - 1].name;
+  return "step" + std::to_string(std::get<1>(info.param));
 }
 
 INSTANTIATE_TEST_SUITE_P(Solution, Barriers,
                          ::testing::Combine(::testing::Values(Implementation::solution),
-                                            ::testing::Range(1, 6)),
+                                            ::testing::Range(kFirstStep, kFirstStep + kStepCount)),
                          case_name);
 INSTANTIATE_TEST_SUITE_P(Exercise, Barriers,
                          ::testing::Combine(::testing::Values(Implementation::exercise),
-                                            ::testing::Range(1, 6)),
+                                            ::testing::Range(kFirstStep, kFirstStep + kStepCount)),
                          case_name);
 
 }  // namespace

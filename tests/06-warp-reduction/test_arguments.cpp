@@ -23,17 +23,17 @@ std::string message_of(int index, const T* input, std::size_t n, int block_size)
 TEST(WarpReductionArguments, BlockSizesTheKernelsAreNotCompiledForAreRejectedByEveryStep) {
   double dummy[4] = {};
   for (int block_size : {0, 32, 96, 100, 2048, -256}) {
-    for (int index = 0; index < kStepCount; ++index) {
+    for (int index = 0; index < kStepFunctionCount; ++index) {
       const std::string message = message_of<double>(index, dummy, 4, block_size);
       EXPECT_NE(message.find("64, 128, 256, 512 or 1024"), std::string::npos)
-          << kSteps[index].name << ", block size " << block_size << ": " << message;
-      EXPECT_NE(message.find(kSteps[index].name), std::string::npos) << message;
+          << kStepFunctions[index].name << ", block size " << block_size << ": " << message;
+      EXPECT_NE(message.find(kStepFunctions[index].name), std::string::npos) << message;
     }
   }
 }
 
 TEST(WarpReductionArguments, NullInputWithElementsIsRejected) {
-  for (int index = 0; index < kStepCount; ++index) {
+  for (int index = 0; index < kStepFunctionCount; ++index) {
     const std::string message = message_of<float>(index, nullptr, 5, 256);
     EXPECT_NE(message.find("null pointer"), std::string::npos) << message;
   }
@@ -42,7 +42,7 @@ TEST(WarpReductionArguments, NullInputWithElementsIsRejected) {
 TEST(WarpReductionArguments, APointerNotAlignedToItsElementTypeIsRejected) {
   alignas(16) unsigned char bytes[64] = {};
   const auto* misaligned = reinterpret_cast<const double*>(bytes + 4);  // 4 bytes off for 8
-  for (int index = 0; index < kStepCount; ++index) {
+  for (int index = 0; index < kStepFunctionCount; ++index) {
     const std::string message = message_of<double>(index, misaligned, 3, 256);
     EXPECT_NE(message.find("not aligned to its element type"), std::string::npos) << message;
   }
@@ -59,7 +59,7 @@ TEST(WarpReductionArguments, Step1RejectsInputsNeedingMoreBlocksThanAGridHolds) 
 }
 
 TEST(WarpReductionArguments, TheEmptySumIsZeroWithoutALaunch) {
-  for (int index = 0; index < kStepCount; ++index) {
+  for (int index = 0; index < kStepFunctionCount; ++index) {
     Workspace<int> ints;
     Workspace<double> doubles;
     EXPECT_EQ(solution_step<int>(index)(nullptr, 0, 256, ints), 0);

@@ -7,6 +7,9 @@
 
 #include <string>
 #include <tuple>
+#include <vector>
+
+#include "course/testing.hpp"
 
 #include "course/guarded_buffer.hpp"
 #include "warp_reduction_checks.hpp"
@@ -15,12 +18,12 @@ namespace warp_reduction::testing {
 namespace {
 
 enum class Implementation { solution, exercise };
-using Case = std::tuple<Implementation, int, int>;  // implementation, index in kSteps, block
+using Case = std::tuple<Implementation, int, int>;  // implementation, index in kStepFunctions, block
 
 StepUnderTest under_test(Implementation impl, int index) {
-  return {kSteps[index].name,
+  return {kStepFunctions[index].name,
           std::string(impl == Implementation::solution ? "solutions" : "exercises") +
-              "/06-warp-reduction/" + kSteps[index].file};
+              "/06-warp-reduction/" + file_of(kStepFunctions[index])};
 }
 
 // Every size and start offset; stops at the first mismatch (one message per test, not dozens).
@@ -58,20 +61,26 @@ TEST_P(WarpReduction, MatchesCpuForDoublesWithinTheRoundingBound) {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  return std::string(kSteps[std::get<1>(info.param)].name) + "_block" +
+  return std::string(kStepFunctions[std::get<1>(info.param)].name) + "_block" +
          std::to_string(std::get<2>(info.param));
 }
 
+// Under compute-sanitizer (a step's sanitizer cases), 256-thread blocks only.
+std::vector<Case> cases(Implementation impl) {
+  std::vector<Case> all;
+  for (int index = 0; index < kStepFunctionCount; ++index) {
+    for (int block : course::under_sanitizer() ? std::vector<int>{256}
+                                               : std::vector<int>{64, 256, 1024}) {
+      all.emplace_back(impl, index, block);
+    }
+  }
+  return all;
+}
+
 INSTANTIATE_TEST_SUITE_P(Solution, WarpReduction,
-                         ::testing::Combine(::testing::Values(Implementation::solution),
-                                            ::testing::Range(0, kStepCount),
-                                            ::testing::Values(64, 256, 1024)),
-                         case_name);
+                         ::testing::ValuesIn(cases(Implementation::solution)), case_name);
 INSTANTIATE_TEST_SUITE_P(Exercise, WarpReduction,
-                         ::testing::Combine(::testing::Values(Implementation::exercise),
-                                            ::testing::Range(0, kStepCount),
-                                            ::testing::Values(64, 256, 1024)),
-                         case_name);
+                         ::testing::ValuesIn(cases(Implementation::exercise)), case_name);
 
 // ---- Launch counts (the launchers' part, the same in exercise and solution) --------------------
 class LaunchCount : public ::testing::TestWithParam<int> {};
@@ -82,11 +91,11 @@ TEST_P(LaunchCount, IsOneForTheOneLaunchStepsAndTwoForTheGridStridePasses) {
   const course::GuardedBuffer<int> input(test_input<int>(n));
   Workspace<int> workspace;
   solution_step<int>(index)(input.data(), n, 256, workspace);
-  if (kSteps[index].one_launch) {
-    EXPECT_EQ(workspace.launches(), 1) << kSteps[index].name << ": one launch, no host loop";
+  if (kStepFunctions[index].one_launch) {
+    EXPECT_EQ(workspace.launches(), 1) << kStepFunctions[index].name << ": one launch, no host loop";
   } else if (index > 0) {
     EXPECT_EQ(workspace.launches(), 2)
-        << kSteps[index].name << ": a grid-stride pass, then one block over the block sums";
+        << kStepFunctions[index].name << ": a grid-stride pass, then one block over the block sums";
   } else {
     EXPECT_EQ(workspace.launches(), 3) << "2^20 + 3 elements, 512 per block: 2049, 5, 1 sums";
   }
@@ -101,15 +110,15 @@ TEST_P(LaunchCount, LeavesTheSumOnTheDeviceWhenAsked) {
     Workspace<int> workspace;
     workspace.leave_sum_on_device(true);
     EXPECT_EQ(solution_step<int>(index)(input.data(), n, 256, workspace), 0)
-        << kSteps[index].name << ", n = " << n << ": the sum must stay on the GPU";
+        << kStepFunctions[index].name << ", n = " << n << ": the sum must stay on the GPU";
     EXPECT_EQ(static_cast<long double>(workspace.copy_last_sum()), cpu_sum(values.data(), n))
-        << kSteps[index].name << ", n = " << n;
+        << kStepFunctions[index].name << ", n = " << n;
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Solution, LaunchCount, ::testing::Range(0, kStepCount),
+INSTANTIATE_TEST_SUITE_P(Solution, LaunchCount, ::testing::Range(0, kStepFunctionCount),
                          [](const ::testing::TestParamInfo<int>& info) {
-                           return std::string(kSteps[info.param].name);
+                           return std::string(kStepFunctions[info.param].name);
                          });
 
 // ---- The one-launch kernels: store, __threadfence(), then the ticket -----------------------
@@ -118,7 +127,7 @@ INSTANTIATE_TEST_SUITE_P(Solution, LaunchCount, ::testing::Range(0, kStepCount),
 // taken with release semantics at device scope (cuda::atomic_ref, acq_rel) is as good.
 struct OneLaunchKernel {
   Implementation implementation;
-  const char* step;         // kSteps name
+  const char* step;         // its name in kStepFunctions
   const char* file;         // where its kernel is
   const char* kernel_part;  // in the mangled kernel name
 };
@@ -189,8 +198,7 @@ TEST_P(ShuffleMasks, EveryShuffleOfStep3NamesTheWholeWarp) {
                                      << found.kernel;
 }
 
-INSTANTIATE_TEST_SUITE_P(Solution, ShuffleMasks, ::testing::Values(Implementation::solution));
-INSTANTIATE_TEST_SUITE_P(Exercise, ShuffleMasks, ::testing::Values(Implementation::exercise));
+COURSE_STEP_TESTS(ShuffleMasks, Implementation, 3);
 
 }  // namespace
 }  // namespace warp_reduction::testing

@@ -58,6 +58,7 @@ const std::vector<Shape> kRectangularShapes = {
 class RegisterTiledSgemm : public ::testing::TestWithParam<Case> {};
 
 TEST_P(RegisterTiledSgemm, MatchesCpuForEveryWidthFrom1To70) {
+  if (course::under_sanitizer()) GTEST_SKIP() << "the rectangular shapes are the sanitizer's";
   const auto [impl, step] = GetParam();
   expect_all_match(under_test(impl, step), every_width_up_to_70());
 }
@@ -107,13 +108,15 @@ TEST_P(WarpTilings, MatchesCpuWithEveryTiling) {
         }
       }};
   std::vector<Shape> shapes = kRectangularShapes;
-  for (int width : {1, 31, 64, 67, 128, 129, 260}) shapes.push_back(Shape::square(width));
+  if (!course::under_sanitizer()) {
+    for (int width : {1, 31, 64, 67, 128, 129, 260}) shapes.push_back(Shape::square(width));
+  }
   expect_all_match(sgemm, shapes);
 }
 
 std::string tiling_name(const ::testing::TestParamInfo<TilingCase>& info) {
   const WarpTiling t = kWarpTilings[std::get<1>(info.param)];
-  return "block" + std::to_string(t.block_m) + "x" + std::to_string(t.block_n) + "_warp" +
+  return "step4_block" + std::to_string(t.block_m) + "x" + std::to_string(t.block_n) + "_warp" +
          std::to_string(t.warp_m) + "x" + std::to_string(t.warp_n) + "_threads" +
          std::to_string(t.threads);
 }
@@ -149,13 +152,15 @@ TEST_P(DoubleBufferedSplits, MatchesCpuWithEveryTilingAndSplit) {
         }
       }};
   std::vector<Shape> shapes = kRectangularShapes;
-  for (int width : {1, 17, 64, 67, 128, 129, 260}) shapes.push_back(Shape::square(width));
+  if (!course::under_sanitizer()) {
+    for (int width : {1, 17, 64, 67, 128, 129, 260}) shapes.push_back(Shape::square(width));
+  }
   expect_all_match(sgemm, shapes);
 }
 
 std::string split_name(const ::testing::TestParamInfo<SplitCase>& info) {
   constexpr const char* kNames[] = {"large", "wide", "narrow"};  // kDoubleBufferedTilings
-  return std::string(kNames[std::get<1>(info.param)]) + "_tiles_" +
+  return "step5_" + std::string(kNames[std::get<1>(info.param)]) + "_tiles_" +
          std::to_string(std::get<2>(info.param)) + "_splits";
 }
 

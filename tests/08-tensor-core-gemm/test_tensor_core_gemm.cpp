@@ -54,6 +54,7 @@ class TensorCoreGemm : public ::testing::TestWithParam<Case> {
 // m = w and n = 71 - w for w = 1..70 (every m and every n from 1 to 70 once), then squares,
 // with k cycling through 8, 16, ..., 72 (below, at and above one slice of every step).
 TEST_P(TensorCoreGemm, MatchesCpuForEveryMAndNFrom1To70) {
+  if (course::under_sanitizer()) GTEST_SKIP() << "the rectangular shapes are the sanitizer's";
   const auto [impl, step] = GetParam();
   std::vector<Shape> shapes;
   for (int w = 1; w <= 70; ++w) shapes.push_back({w, 8 * (1 + w % 9), 71 - w});

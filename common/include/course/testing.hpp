@@ -3,7 +3,6 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <iostream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
@@ -11,9 +10,11 @@
 
 namespace course {
 
-// True when the tests run under compute-sanitizer through one of the Meson test setups
-// (memcheck, racecheck, ...), which set COURSE_UNDER_SANITIZER=1. Instrumented kernels run
-// 10-100x slower, so tests then leave out their one large size; every other size still runs.
+// True when the tests run under compute-sanitizer (the learner's run, the suites' sanitizer
+// tests, the Meson test setups memcheck, racecheck, ...: all set COURSE_UNDER_SANITIZER=1). A
+// step's sanitizer cases are its tests, so instrumented kernels, 10-100x slower, must stay
+// quick: tests then leave out their large sizes, and parameterized suites register a few small
+// cases instead of all of them.
 inline bool under_sanitizer() {
   const char* value = std::getenv("COURSE_UNDER_SANITIZER");
   return value != nullptr && std::strcmp(value, "1") == 0;
@@ -48,28 +49,14 @@ std::string exact_text(T value) {
   return out.str();
 }
 
-// For the known mistakes that the plain checks must catch: `rejection` is the first failure
-// message of those checks, "" if none failed. Prints what a learner with that bug would see (the
-// READMEs quote it) and returns true when they rejected it; a test then reads
-//   EXPECT_TRUE(course::shows_the_rejection(rejection)) << name << " passed every check: ...";
-inline bool shows_the_rejection(const std::string& rejection) {
-  if (rejection.empty()) return false;
-  std::cout << "Rejected as expected. What the learner sees:\n" << rejection << "\n";
-  return true;
-}
-
-// For the known mistakes that only a sanitizer must catch (the Meson test "compute-sanitizer
-// catches the known mistakes" runs them under it): says whether the plain tests' numbers showed the
-// bug on this GPU too. `rejection` is the first failure message of the plain checks, or "" if none
-// failed.
-inline void report_what_the_numbers_showed(const std::string& mistake,
-                                           const std::string& rejection, const char* tool) {
-  if (rejection.empty()) {
-    std::cout << "The numbers came out right on this GPU: only " << tool << " sees " << mistake
-              << ".\n";
-  } else {
-    std::cout << "The tests caught " << mistake << " on this GPU too:\n" << rejection << "\n";
-  }
-}
-
 }  // namespace course
+
+// The Solution/ and Exercise/ instances of a test suite whose parameter is the implementation
+// (an enum with members solution and exercise), each named after step STEP ("step3"): how
+// ./course test NN.S finds a step's tests (common/scripts/manifest.py). A suite whose cases
+// differ in more than the implementation names them stepS_... itself.
+#define COURSE_STEP_TESTS(suite, implementation_type, step)                                  \
+  INSTANTIATE_TEST_SUITE_P(Solution, suite, ::testing::Values(implementation_type::solution), \
+                           [](const auto&) { return std::string("step" #step); });            \
+  INSTANTIATE_TEST_SUITE_P(Exercise, suite, ::testing::Values(implementation_type::exercise), \
+                           [](const auto&) { return std::string("step" #step); })

@@ -20,7 +20,7 @@ LaunchConfig config_of(Implementation impl, int width, int side) {
 
 class LaunchConfigOf : public ::testing::TestWithParam<Implementation> {};
 
-TEST_P(LaunchConfigOf, Step2CoversEveryElementWithWholeBlocks) {
+TEST_P(LaunchConfigOf, CoversEveryElementWithWholeBlocks) {
   for (int side : {1, 8, 16, 32}) {
     for (int width : {1, 2, 7, 8, 9, 15, 16, 17, 31, 32, 33, 100, 1000, 4097}) {
       const LaunchConfig c = config_of(GetParam(), width, side);
@@ -40,8 +40,7 @@ TEST_P(LaunchConfigOf, Step2CoversEveryElementWithWholeBlocks) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Solution, LaunchConfigOf, ::testing::Values(Implementation::solution));
-INSTANTIATE_TEST_SUITE_P(Exercise, LaunchConfigOf, ::testing::Values(Implementation::exercise));
+COURSE_STEP_TESTS(LaunchConfigOf, Implementation, 2);
 
 float dummy[1];
 

@@ -14,7 +14,7 @@ namespace {
 
 class LaunchConfigOf : public ::testing::TestWithParam<Implementation> {};
 
-TEST_P(LaunchConfigOf, Step4CoversEveryNWithNoSpareBlock) {
+TEST_P(LaunchConfigOf, CoversEveryNWithNoSpareBlock) {
   const auto config_of = steps_of(GetParam()).launch_config;
   const std::string file = source_file(GetParam(), "step4_launch.cu");
   for (const int threads : {1, 32, 100, 256, 1024}) {
@@ -25,8 +25,7 @@ TEST_P(LaunchConfigOf, Step4CoversEveryNWithNoSpareBlock) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Solution, LaunchConfigOf, ::testing::Values(Implementation::solution));
-INSTANTIATE_TEST_SUITE_P(Exercise, LaunchConfigOf, ::testing::Values(Implementation::exercise));
+COURSE_STEP_TESTS(LaunchConfigOf, Implementation, 4);
 
 TEST(FirstKernelArguments, BadArgumentsAreRejectedWithAMessage) {
   using course::invalid_argument_message;

@@ -1,0 +1,156 @@
+"""The one pass rule of a step, for the learner's `./course test NN.S` and for the course's own
+suites alike, so that the two never disagree:
+
+  1. the step's tests (manifest.Step.test_filter) in each of the chapter's test binaries: they
+     pass when at least one passed and every other one passed or was skipped (a test skipped
+     for a feature this GPU lacks neither passes nor fails; a step whose every test skipped did
+     not run here);
+  2. only then, the same tests under each compute-sanitizer tool (small sizes: the tests see
+     COURSE_UNDER_SANITIZER=1): a report, or tests that fail only under the tool, fail the step.
+
+A known mistake (a manifest "mistakes" entry) is the solution with a planted bug, built into a
+test binary of its own in the exercise's place; it must fail this rule, and where the manifest
+names a sanitizer for it, that tool must report it with the text given.
+
+usage:
+    python3 -m scripts.judge mistake CHAPTER_DIR NAME BINARY    exit 0 when the mistake is
+                                                                rejected (77: no GPU)
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from . import manifest, sanitizer_check
+
+NO_GPU = 77
+
+
+class NoGpu(Exception):
+    """A test binary found no usable GPU; the message is its first line."""
+
+
+def parse_gtest_json(data):
+    """[{'name', 'passed', 'skipped', 'message'}] from GoogleTest's --gtest_output=json report."""
+    results = []
+    for suite in data.get("testsuites", []):
+        for test in suite.get("testsuite", []):
+            failures = test.get("failures", [])
+            message = failures if isinstance(failures, str) else "\n".join(
+                f.get("failure", "") for f in failures)
+            skipped = not failures and test.get("result") == "SKIPPED"
+            if skipped and isinstance(test.get("skipped"), dict):
+                message = test["skipped"].get("message", "")
+            results.append({"name": f"{test.get('classname', suite['name'])}.{test['name']}",
+                            "passed": not failures and not skipped, "skipped": skipped,
+                            "message": message})
+    return results
+
+
+def run_tests(binary, gtest_filter, cwd=None, show=None, fail_fast=False):
+    """The results of BINARY's tests matching GTEST_FILTER. Raises NoGpu (exit 77), or
+    RuntimeError with the end of the output when the binary stopped before its report (a
+    crash, or a watchdog that ended a kernel that never finished)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        report = Path(tmp) / "report.json"
+        command = [str(binary), f"--gtest_filter={gtest_filter}", f"--gtest_output=json:{report}"]
+        if fail_fast:
+            command.append("--gtest_fail_fast")
+        if show:
+            show(command)
+        env = dict(os.environ)
+        env.pop("COURSE_UNDER_SANITIZER", None)
+        done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, env=env)
+        if done.returncode == NO_GPU:
+            raise NoGpu((done.stdout.strip().splitlines() or ["no usable GPU"])[0])
+        if not report.exists():
+            raise RuntimeError(sanitizer_check.learner_locations(
+                "\n".join((done.stdout + done.stderr).splitlines()[-20:])))
+        return parse_gtest_json(json.loads(report.read_text()))
+
+
+def tests_pass(results):
+    return any(r["passed"] for r in results) and all(r["passed"] or r["skipped"]
+                                                     for r in results)
+
+
+def step_passes(results, outcomes):
+    """The tests pass, and no sanitizer reported a bug or saw the tests fail. A sanitizer that
+    could not run (not installed) is said, not counted."""
+    return tests_pass(results) and not any(o.status in ("report", "tests-failed")
+                                           for o in outcomes)
+
+
+def run_sanitizers(binary, gtest_filter, known_files=(), cwd=None, show=None):
+    outcomes = []
+    for tool in manifest.SANITIZER_TOOLS:
+        if show:
+            show(["compute-sanitizer", "--tool", tool, binary, f"--gtest_filter={gtest_filter}"])
+        outcomes.append(sanitizer_check.run(tool, binary, gtest_filter, cwd=cwd,
+                                            known_files=known_files))
+    return outcomes
+
+
+def skipped_sanitizers():
+    """One 'skipped (fix the failing test first)' line per tool: a sanitizer run of failing
+    code reports the failure again, not a memory bug."""
+    return [sanitizer_check.skipped_for_failing_tests(tool) for tool in manifest.SANITIZER_TOOLS]
+
+
+def mistake_verdict(chapter, name, binary):
+    """0 when the known mistake NAME, built into BINARY, is rejected; 1 when it is not;
+    NO_GPU when nothing could run."""
+    if os.environ.get("COURSE_UNDER_SANITIZER") == "1":
+        print("SKIP: a known mistake under a sanitizer test setup would only show its bug")
+        return NO_GPU
+    mistake = chapter.mistake(name)
+    step = chapter.step(mistake.step)
+    gtest_filter = step.test_filter("exercise")
+    where = f"generated from solutions/{chapter.name}/{mistake.file} and its plant"
+    try:
+        results = run_tests(binary, gtest_filter, fail_fast=True)
+    except NoGpu as error:
+        print(f"SKIP: {error}")
+        return NO_GPU
+    except RuntimeError as error:  # a crash or the watchdog: rejected, as the learner sees it
+        print(f"rejected: {name} ({where}) stopped the tests:\n{error}")
+        results = None
+    if results is not None and not tests_pass(results):
+        failed = next((r for r in results if not r["passed"] and not r["skipped"]), None)
+        print(f"rejected by the tests: {name} ({where})\n" +
+              (sanitizer_check.learner_locations(failed["message"]) if failed else
+               "every test was skipped here"))
+    elif results is not None:
+        outcomes = run_sanitizers(binary, gtest_filter)
+        found = [o for o in outcomes if o.status in ("report", "tests-failed")]
+        if not found:
+            print(f"NOT CAUGHT: {name} passes step {step.id}'s tests and sanitizers: "
+                  + "; ".join(o.text for o in outcomes))
+            return 1
+        print(f"rejected by a sanitizer: {name} ({where})\n{found[0].text}")
+    if mistake.sanitizer:
+        tool, pattern = mistake.sanitizer["tool"], mistake.sanitizer["report"]
+        outcome = sanitizer_check.run(tool, binary, gtest_filter)
+        if outcome.status == "skipped":
+            print(outcome.text)
+        elif outcome.status != "report" or pattern not in outcome.output:
+            print(f"FAIL: the manifest says {tool} reports '{pattern}' for {name}:\n"
+                  + outcome.text)
+            return 1
+        else:
+            print(f"and {tool} reports it: {outcome.headline}")
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 4 or argv[0] != "mistake":
+        print(__doc__.split("usage:", 1)[1], file=sys.stderr)
+        return 2
+    return mistake_verdict(manifest.Chapter(argv[1]), argv[2], argv[3])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
