@@ -8,6 +8,9 @@ from . import paths
 from .paths import ROOT
 
 THROUGHPUTS = (("GFLOP/s", "%ref"), ("GB/s", "%peak"))  # (counter, its share counter)
+# What Google Benchmark writes about a run besides its counters.
+BOOKKEEPING = {"family_index", "per_family_instance_index", "repetitions", "repetition_index",
+               "threads", "iterations", "real_time", "cpu_time"}
 LATENCY_REFERENCE = Path("chapters") / "01-sum-of-squares" / "measured-h200.json"
 
 
@@ -24,9 +27,8 @@ def parse_benchmark_json(data):
         if aggregate not in (None, "median") or (aggregate is None and b.get("repetitions", 1) > 1):
             continue
         row = {"name": name, "time": b["real_time"], "unit": b["time_unit"]}
-        for key in ("GB/s", "%peak", "GFLOP/s", "%ref", "cycles/load", "ns/load"):
-            if key in b:
-                row[key] = b[key]
+        row.update((key, value) for key, value in b.items() if key not in BOOKKEEPING
+                   and isinstance(value, (int, float)) and not isinstance(value, bool))
         rows.append(row)
     return rows
 

@@ -21,6 +21,7 @@ Every Meson command it runs is printed first, so you learn the real tools as you
 The build folder is ./build (another one with COURSE_BUILD=path).
 """
 import argparse
+import os
 import sys
 
 from . import chart, compare, doctor, profile, solution, state, verdict, watch
@@ -84,3 +85,6 @@ def main(argv=None):
     except CourseError as error:
         print(f"course: {error}", file=sys.stderr)
         return COURSE_ERROR_EXIT
+    except BrokenPipeError:  # ./course list | head: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0

@@ -14,8 +14,7 @@ import textwrap
 from collections import namedtuple
 from pathlib import Path
 
-import cuda_tools  # common/scripts, on the path course_tool/__init__.py sets
-import toolchain
+from common.scripts import cuda_tools, toolchain
 
 from . import paths
 from .paths import ROOT, rel

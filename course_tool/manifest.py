@@ -1,51 +1,20 @@
-"""Chapters and steps, as chapters/NN-name/steps.json describes them, and what a step's files
-look like as shipped."""
-import json
+"""Chapters and steps for ./course (common/scripts/manifest.py reads them), a step named as the
+learner types it ('01.3'), and what a step's files look like as shipped."""
 import re
 
-import sync_exercises  # tools/, on the path course_tool/__init__.py sets
+from common.scripts import manifest, regions
 
 from .errors import CourseError
 from .paths import ROOT
 
-
-class Step:
-    def __init__(self, chapter, data):
-        self.chapter = chapter
-        self.number = data["step"]
-        self.title = data["title"]
-        self.files = data["files"]
-        self.tests = data["tests"]  # {test binary: gtest filter}
-        self.hint = data["hint"]
-        self.recipe = data.get("recipe")  # the second hint level: ./course hint NN.S --more
-        self.sanitize = data.get("sanitize")  # {"tools": [...], "tests": {binary: filter}}
-        self.profile = data.get("profile")    # see common/scripts/ncu_profile.py
-        self.data = data
-
-    @property
-    def id(self):
-        return f"{self.chapter.number}.{self.number}"
-
-    def exercise_paths(self):
-        return [ROOT / "exercises" / self.chapter.name / f for f in self.files]
-
-
-class Chapter:
-    def __init__(self, path):
-        self.name = path.name                 # 01-sum-of-squares
-        self.number = self.name.split("-")[0]  # 01
-        data = json.loads((path / "steps.json").read_text())
-        self.title = data["title"]
-        self.benchmark = data["benchmark"]
-        self.steps = [Step(self, s) for s in data["steps"]]
-
-    def test_binaries(self, steps=None):
-        return sorted({b for s in (steps or self.steps) for b in s.tests})
+Chapter = manifest.Chapter
 
 
 def chapters():
-    found = sorted(p.parent for p in (ROOT / "chapters").glob("*/steps.json"))
-    return [Chapter(p) for p in found]
+    try:
+        return manifest.chapters(ROOT / "chapters")
+    except manifest.ManifestError as error:
+        raise CourseError(str(error)) from None
 
 
 def resolve(spec):
@@ -75,17 +44,19 @@ def resolve_step(spec, command):
     return chapter, step
 
 
+def exercise_paths(step):
+    return [ROOT / "exercises" / step.chapter.name / name for name in step.files]
+
+
 def shipped_text(chapter, file_name):
-    solution = ROOT / "solutions" / chapter.name / file_name
-    steps = sync_exercises.file_steps(ROOT, chapter.name).get(file_name, ())
-    return sync_exercises.exercise_text(solution.read_text(), chapter.name,
-                                        f"solutions/{chapter.name}/{file_name}", steps)
+    return regions.exercise_text(chapter.solution_text(file_name), chapter.name,
+                                 f"solutions/{chapter.name}/{file_name}")
 
 
 def is_started(step):
     """A step is started once one of its exercise files differs from the shipped one."""
     return any(path.read_text() != shipped_text(step.chapter, path.name)
-               for path in step.exercise_paths())
+               for path in exercise_paths(step))
 
 
 def todo_lines(path):

@@ -7,8 +7,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import cuda_tools  # common/scripts, on the path course_tool/__init__.py sets
-import sanitizer_check
+from common.scripts import cuda_tools, sanitizer_check
 
 from . import paths
 from .errors import CourseError
@@ -105,8 +104,7 @@ def build(targets):
 
 
 def binary_path(chapter, name):
-    for candidate in (paths.BUILD / "chapters" / chapter.name / "tests" / name,
-                      paths.BUILD / "chapters" / chapter.name / name):
-        if candidate.exists():
-            return candidate
+    candidate = paths.BUILD / "chapters" / chapter.name / name
+    if candidate.exists():
+        return candidate
     raise CourseError(f"{name} was not built; is chapter {chapter.number} in -Dchapters?")

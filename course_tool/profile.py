@@ -1,7 +1,6 @@
 """./course profile: a step's Nsight Compute counters, the learner's kernel against the
 solution's (and what the lesson compares them with), through common/scripts/ncu_profile.py."""
-import cuda_tools  # common/scripts, on the path course_tool/__init__.py sets
-import ncu_profile
+from common.scripts import cuda_tools, ncu_profile
 
 from . import manifest, meson
 from .errors import CourseError
@@ -41,7 +40,7 @@ def command_profile(spec):
         raise CourseError(ncu_profile.MISSING_HELP)
     meson.build([chapter.benchmark])
     benchmark = rel(meson.binary_path(chapter, chapter.benchmark))
-    steps = [s.data for s in chapter.steps]
+    steps = [s.data for s in chapter.steps]  # what ncu_profile reads: the manifest's steps
     try:
         solution = ncu_profile.profile_step(step.data, "solution", benchmark, meson.show)
         try:

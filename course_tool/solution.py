@@ -3,26 +3,24 @@ step, once its tests pass)."""
 import re
 import textwrap
 
+from common.scripts import regions
+
 from . import manifest, meson, state, verdict
 from .errors import CourseError
-from .paths import ROOT
 
 HINT_WIDTH = 96
 
 
 def solution_regions(step):
-    """The reference code of a step: its BEGIN/END SOLUTION regions (those marked '(step N)'
-    when a file holds several steps)."""
+    """The reference code of a step: the regions of its files that belong to it."""
     shown = []
     for file_name in step.files:
-        path = ROOT / "solutions" / step.chapter.name / file_name
-        regions = re.findall(r"// BEGIN SOLUTION\n(.*?)\n\s*// END SOLUTION", path.read_text(),
-                             re.DOTALL)
-        tagged = [r for r in regions if re.search(r"TODO \(step \d+\)", r)]
-        if tagged:
-            regions = [r for r in tagged if f"TODO (step {step.number})" in r]
-        for region in regions:
-            shown.append(f"--- {path.relative_to(ROOT)}\n{region}")
+        text = step.chapter.solution_text(file_name)
+        lines = text.splitlines()
+        for region in regions.regions(text, file_name):
+            if region.step == step.number:
+                shown.append(f"--- solutions/{step.chapter.name}/{file_name}\n"
+                             + "\n".join(lines[region.begin + 1:region.end]))
     return shown
 
 
@@ -32,7 +30,7 @@ def command_solution(spec, anyway=False):
     chapter, step = manifest.resolve_step(spec, "solution")
     if not anyway and not state.passed_as_is(step):
         stamps = state.file_stamps(step)
-        meson.build(chapter.test_binaries([step]))
+        meson.build(chapter.test_binaries)
         passed, results, outcomes = verdict.judge_step(step, stamps)
         if not passed:
             print(verdict.verdict(step, results, outcomes))

@@ -26,7 +26,7 @@ def read_state():
 def file_stamps(step):
     """{repository path: mtime in ns} of the step's exercise files (None: missing)."""
     stamps = {}
-    for path in step.exercise_paths():
+    for path in manifest.exercise_paths(step):
         try:
             stamps[str(rel(path))] = path.stat().st_mtime_ns
         except OSError:

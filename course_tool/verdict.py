@@ -1,32 +1,35 @@
-"""Judging a step: its tests, then (only when they pass) its sanitizer cases, under the one pass
-rule that ./course test, ./course list (the recorded verdict) and ./course solution share; and
-the text the learner sees."""
+"""Judging a step by the one pass rule of common/scripts/judge.py (the course's own suites
+judge by it too): its tests, then (only when they pass) its sanitizer cases; and the text the
+learner sees. ./course test."""
 import re
 
-import sanitizer_check  # common/scripts, on the path course_tool/__init__.py sets
+from common.scripts import judge, sanitizer_check
 
-from . import gtest, manifest, meson, sanitize, state
-from .paths import rel
+from . import manifest, meson, state
+from .errors import CourseError
+from .paths import ROOT, rel
 
 # GoogleTest's frame around an EXPECT_TRUE(checker) message, which says nothing to a learner.
 GTEST_BOILERPLATE = re.compile(r"\s*(Value of: .*|Actual: false|Expected: true)\s*$")
-# Sanitizer outcomes that fail a step: a bug found, or tests that fail only under the tool.
 SANITIZER_FAILURES = ("report", "tests-failed")
 
 
-def tests_pass(results):
-    """The tests ran here and none failed: at least one passed, and every other one passed or
-    was skipped. A test skipped for a feature this GPU lacks (e.g. tensor cores) neither passes
-    nor fails the step; a step whose every test skipped did not run here, so it does not pass."""
-    return any(r["passed"] for r in results) and all(r["passed"] or r.get("skipped")
-                                                     for r in results)
-
-
-def step_passes(results, sanitizer_outcomes):
-    """The one pass rule: the tests pass (tests_pass), and no sanitizer reported a bug or saw
-    the tests fail. A sanitizer that could not run (not installed) is said, not counted."""
-    return tests_pass(results) and not any(o.status in SANITIZER_FAILURES
-                                           for o in sanitizer_outcomes)
+def run_step_tests(step):
+    """(results, why there is no GPU or ""): the step's tests in each of the chapter's test
+    binaries. A binary that finds no usable GPU leaves its tests out; the others' results
+    still count (the tests that need no GPU run everywhere). A binary that stops before its
+    report (a crash, or a watchdog that ended a kernel) is a failed test with what it said."""
+    results, no_gpu = [], ""
+    for binary in step.chapter.test_binaries:
+        path = rel(meson.binary_path(step.chapter, binary))
+        try:
+            results += judge.run_tests(path, step.test_filter(), cwd=ROOT, show=meson.show)
+        except judge.NoGpu as error:
+            no_gpu = str(error)
+        except RuntimeError as error:
+            results.append({"name": binary, "passed": False, "skipped": False,
+                            "message": f"{binary} stopped before the end of its tests:\n{error}"})
+    return results, no_gpu
 
 
 def verdict(step, results, sanitizer_outcomes=()):
@@ -36,7 +39,7 @@ def verdict(step, results, sanitizer_outcomes=()):
         return f"  ?    {step.id} {step.title}: no test matched"
     failed = [r for r in results if not r["passed"] and not r.get("skipped")]
     skipped = [r for r in results if r.get("skipped")]
-    passed = step_passes(results, sanitizer_outcomes)
+    passed = judge.step_passes(results, sanitizer_outcomes)
     skipped_note = f", {len(skipped)} skipped" if skipped else ""
     lines = []
     if passed:
@@ -67,7 +70,7 @@ def verdict(step, results, sanitizer_outcomes=()):
             lines.append(f"       {outcome.text}")
     if passed:
         return "\n".join(lines)
-    for path in step.exercise_paths():
+    for path in manifest.exercise_paths(step):
         todos = manifest.todo_lines(path)
         where = f", TODO at line {', '.join(map(str, todos[:4]))}" if todos else ""
         lines.append(f"       edit {rel(path)}{where}")
@@ -76,14 +79,24 @@ def verdict(step, results, sanitizer_outcomes=()):
 
 def judge_step(step, stamps=None):
     """Runs the step's tests, then (only if they pass) its sanitizer cases; records the verdict
-    for ./course list. Returns (passed, results, sanitizer outcomes)."""
+    for ./course list. Returns (passed, results, sanitizer outcomes). Without a GPU, a failing
+    test that needs none still fails the step; with nothing failed, it says what is missing."""
     stamps = state.file_stamps(step) if stamps is None else stamps
-    results = gtest.run_step_tests(step)
-    if tests_pass(results):
-        outcomes = sanitize.run_step_sanitizers(step)
+    results, no_gpu = run_step_tests(step)
+    failed = [r for r in results if not r["passed"] and not r["skipped"]]
+    if no_gpu and not failed:
+        ran = f" ({len(results)} tests that need no GPU pass)" if results else ""
+        raise CourseError("No usable NVIDIA GPU here, so the GPU tests cannot run" + ran +
+                          f":\n{no_gpu}\nCheck the driver with nvidia-smi.")
+    if judge.tests_pass(results):
+        gpu_tests = rel(meson.binary_path(step.chapter, step.chapter.gpu_tests))
+        known = [rel(p) for p in manifest.exercise_paths(step)]
+        outcomes = judge.run_sanitizers(gpu_tests, step.test_filter(), known, ROOT, meson.show)
     else:  # a sanitizer run of failing code reports the failure again, not a memory bug
-        outcomes = sanitize.skipped_sanitizers(step)
-    passed = step_passes(results, outcomes)
+        outcomes = judge.skipped_sanitizers()
+    if no_gpu:
+        outcomes = [sanitizer_check.Outcome("skipped", f"the GPU tests did not run: {no_gpu}")]
+    passed = judge.step_passes(results, outcomes)
     state.record_verdict(step, passed, stamps)
     return passed, results, outcomes
 
@@ -92,7 +105,7 @@ def command_test(spec):
     chapter, only = manifest.resolve(spec)
     steps = [only] if only else chapter.steps
     stamps = {step.id: state.file_stamps(step) for step in steps}  # the files as they are judged
-    meson.build(chapter.test_binaries(steps))
+    meson.build(chapter.test_binaries)
     all_passed = True
     for step in steps:
         passed, results, outcomes = judge_step(step, stamps[step.id])

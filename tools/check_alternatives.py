@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Puts each correct alternative (tests/NN-name/alternatives/*.cu: a step's TODOs done in
 another style than the solution's) into the learner's exercise file and runs `./course test
 NN.S` on it, as a learner who wrote it would. Every one must PASS: a check that rejects correct
@@ -7,15 +6,13 @@ code teaches the wrong lesson. The exercise file is restored afterwards, whateve
 GPU that every alternative still fits its step.)
 
 usage (from the repository root, on a GPU machine, with a configured build/; see README.md):
-    tools/check_alternatives.py [WHICH ...]    WHICH: a chapter prefix (06), a step (06.3) or
-                                               an alternative's name (default: all)
+    python3 -m tools.check_alternatives [WHICH ...]   WHICH: a chapter prefix (06), a step
+                                                      (06.3) or an alternative's name (all)
 """
 import argparse
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fill_todos  # noqa: E402
+from tools import fill_todos
 
 
 def main(argv=None):

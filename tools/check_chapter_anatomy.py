@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks every chapter against docs/chapter-anatomy.md: its files, its links, its manifest's
 keys and layout, and its README's sections and their order. Each problem names the chapter,
 the file and the rule; the rules are those marked [checked] in docs/chapter-anatomy.md.

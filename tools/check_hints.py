@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks that each step's hints have one home: the "hint" and "recipe" of the step in its
 chapter's steps.json.
 
@@ -14,7 +13,7 @@ For every chapter (chapters/NN-name/):
 The README points at the hint instead: **Stuck?** `./course hint 05.3` asks the question ...
 
 usage (from the repository root):
-    tools/check_hints.py            exit 1 and name chapter, step and problem; print ok otherwise
+    python3 -m tools.check_hints    exit 1 and name chapter, step and problem; print ok otherwise
 """
 import argparse
 import json

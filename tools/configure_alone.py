@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Checks that one chapter still configures on its own, as a learner does it:
 
     meson setup <builddir> chapters/<chapter>
@@ -7,7 +6,7 @@ Meson forbids a subproject from reading files outside its folder; the chapters r
 course-common, the exercise, the solution and the tests through symlinks inside the chapter.
 This test fails if a change breaks that (a "Sandbox violation", a missing symlink, ...).
 
-usage: configure_alone.py CHAPTER   (run from the repository root)
+usage: python3 -m tools.configure_alone CHAPTER   (from the repository root)
 """
 import shutil
 import subprocess

@@ -1,16 +1,12 @@
-#!/usr/bin/env python3
-"""Writes what a learner writes: the shipped exercise file with one step's TODOs filled in.
+"""Writes what a learner writes: the shipped exercise file with one step's TODOs filled in, and
+judges it with the learner's own `./course test NN.S`.
 
-A learner's file is the shipped exercise with code typed under the TODO comments of the step
-they work on. This module builds such files, so that tools can judge them with the learner's
-own `./course test NN.S`:
+Such files are:
   - the reference code of step S alone (tools/check_steps_alone.py: every step must pass with
     only its own TODOs done, and fail as shipped);
   - a correct alternative, written in another style (tests/NN-name/alternatives/*.cu, which
-    `./course test` must accept: tools/check_alternatives.py).
-
-Which TODO belongs to which step: a `// TODO (step N):` comment belongs to step N; an untagged
-`// TODO:` belongs to the step whose "files" in chapters/NN-name/steps.json list the file.
+    `./course test` must accept: tools/check_alternatives.py);
+  - a known mistake of the manifest, planted (tools/plant_mistakes.py: must be rejected).
 
 An alternative file (tests/NN-name/alternatives/<name>.cu):
 
@@ -24,23 +20,21 @@ An alternative file (tests/NN-name/alternatives/<name>.cu):
     ...the code under its second TODO, if it has two...
 
 usage (from the repository root):
-    tools/fill_todos.py 03.1                    print exercises/... with step 3.1's TODOs done
-    tools/fill_todos.py tests/06-*/alternatives/cg_reduce.cu    the same for an alternative
-    tools/fill_todos.py --check                 no GPU: every alternative fits its step (CI)
+    python3 -m tools.fill_todos 03.1             print the exercise with step 3.1's TODOs done
+    python3 -m tools.fill_todos tests/06-*/alternatives/cg_reduce.cu   the same, an alternative
+    python3 -m tools.fill_todos --check          no GPU: every step's TODOs can be filled alone,
+                                                 and every alternative fits its step (CI)
 """
 import argparse
-import json
 import re
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import sync_exercises  # noqa: E402
+from common.scripts import manifest, regions
 
-STEP_TAG = re.compile(r"//\s*TODO\s*\(step (\d+)\)")
+ROOT = Path(__file__).resolve().parent.parent
 HEADER = re.compile(r"^// ALTERNATIVE (\d+)\.(\d+) (\S+)\s*$")
 INCLUDE = re.compile(r"^\s*#\s*include\b")
 
@@ -49,80 +43,35 @@ class FillError(Exception):
     pass
 
 
-def chapter_dir(number):
-    """chapters/NN-name for '03' or '3'."""
-    found = sorted(p for p in (ROOT / "chapters").glob(f"{int(number):02d}-*") if p.is_dir())
+def chapter(number):
+    """The chapter '03' or '3' names."""
+    found = [c for c in manifest.chapters(ROOT / "chapters") if int(c.number) == int(number)]
     if not found:
         raise FillError(f"there is no chapter {number}")
     return found[0]
 
 
-def steps_of(chapter):
-    return json.loads((ROOT / "chapters" / chapter / "steps.json").read_text())["steps"]
-
-
-def owner_steps(chapter, file_name):
-    return [s["step"] for s in steps_of(chapter) if file_name in s["files"]]
-
-
-def regions(solution_text):
-    """(begin line, end line, step tag or None) of every BEGIN/END SOLUTION region."""
-    lines = solution_text.splitlines()
-    found, start = [], None
-    for i, line in enumerate(lines):
-        if sync_exercises.BEGIN.match(line):
-            start = i
-        elif sync_exercises.END.match(line) and start is not None:
-            tag = next((STEP_TAG.search(l) for l in lines[start + 1:i] if STEP_TAG.search(l)),
-                       None)
-            found.append((start, i, int(tag.group(1)) if tag else None))
-            start = None
-    return found
-
-
-def step_regions(chapter, file_name, step, solution_text):
-    """The regions of the file that belong to `step`, in file order."""
-    owners = owner_steps(chapter, file_name)
-    mine = []
-    for begin, end, tag in regions(solution_text):
-        if tag is None and len(owners) != 1:
-            raise FillError(f"solutions/{chapter}/{file_name}:{begin + 1}: an untagged TODO in "
-                            f"a file of steps {owners}: tag it '// TODO (step N):'")
-        if (tag if tag is not None else owners[0]) == step:
-            mine.append((begin, end))
-    return mine
-
-
 def filled_text(chapter, file_name, step, codes=None, top=()):
     """The exercise file as a learner who did only `step` would have it: each of the step's
-    TODOs followed by codes[i] (None: the reference code of that region), the other steps'
-    TODOs left open, and the `top` lines after the file's last #include."""
-    solution_text = (ROOT / "solutions" / chapter / file_name).read_text()
-    lines = solution_text.splitlines(keepends=True)
-    mine = step_regions(chapter, file_name, step, solution_text)
+    TODOs followed by codes[i] (None: the reference code), the other steps' TODOs left open,
+    and the `top` lines after the file's last #include."""
+    text = chapter.solution_text(file_name)
+    name = f"solutions/{chapter.name}/{file_name}"
+    mine = [i for i, r in enumerate(regions.regions(text, name)) if r.step == step]
     if not mine:
-        raise FillError(f"solutions/{chapter}/{file_name} has no TODO of step {step}")
+        raise FillError(f"{name} has no TODO of step {step}")
     if codes is not None and len(codes) != len(mine):
-        raise FillError(f"step {step} has {len(mine)} TODO region(s) in {file_name}, "
-                        f"the code fills {len(codes)}")
-    out, i = [], 0
-    for index, (begin, end) in enumerate(mine):
-        out += lines[i:begin]
-        body = lines[begin + 1:end]
-        todo = 0
-        while todo < len(body) and sync_exercises.COMMENT.match(body[todo]):
-            todo += 1
-        out += body[:todo]  # the TODO comment stays, as in the learner's file
-        if codes is None:
-            out += body[todo:]
-        else:
-            out.append(codes[index] if codes[index].endswith("\n") else codes[index] + "\n")
-        i = end + 1
-    out += lines[i:]
-    if top:
-        last_include = max((n for n, line in enumerate(out) if INCLUDE.match(line)), default=-1)
-        out[last_include + 1:last_include + 1] = [t + "\n" for t in top]
-    return sync_exercises.exercise_text("".join(out), chapter, f"solutions/{chapter}/{file_name}")
+        raise FillError(f"step {step} has {len(mine)} TODO region(s) in {file_name}, the code "
+                        f"fills {len(codes)}")
+    filled = regions.filled_text(text, chapter.name, name,
+                                 {index: None if codes is None else codes[k]
+                                  for k, index in enumerate(mine)})
+    if not top:
+        return filled
+    lines = filled.splitlines(keepends=True)
+    last_include = max((n for n, line in enumerate(lines) if INCLUDE.match(line)), default=-1)
+    lines[last_include + 1:last_include + 1] = [t + "\n" for t in top]
+    return "".join(lines)
 
 
 class Alternative:
@@ -130,23 +79,18 @@ class Alternative:
 
     def __init__(self, path):
         self.path = Path(path)
-        text = self.path.read_text()
-        lines = text.splitlines()
+        lines = self.path.read_text().splitlines()
         header = HEADER.match(lines[0]) if lines else None
         if not header:
-            raise FillError(f"{self.path}: the first line must be "
-                            "'// ALTERNATIVE NN.S file.cu'")
-        self.chapter = chapter_dir(header.group(1)).name
-        self.step = int(header.group(2))
-        self.file = header.group(3)
-        self.name = self.path.stem
+            raise FillError(f"{self.path}: the first line must be '// ALTERNATIVE NN.S file.cu'")
+        self.chapter = chapter(header.group(1))
+        self.step, self.file, self.name = int(header.group(2)), header.group(3), self.path.stem
         self.top, self.codes, section = [], [], None
         for line in lines[1:]:
-            if line.strip() == "// @top":
-                section = "top"
-            elif line.strip() == "// @region":
-                section = "region"
-                self.codes.append("")
+            if line.strip() in ("// @top", "// @region"):
+                section = line.strip()[4:]
+                if section == "region":
+                    self.codes.append("")
             elif section == "top":
                 self.top.append(line)
             elif section == "region":
@@ -157,7 +101,7 @@ class Alternative:
 
     @property
     def step_id(self):
-        return f"{self.chapter[:2]}.{self.step}"
+        return f"{self.chapter.number}.{self.step}"
 
     def text(self):
         return filled_text(self.chapter, self.file, self.step, self.codes, self.top)
@@ -166,14 +110,14 @@ class Alternative:
 def alternatives(which=()):
     found = [Alternative(p) for p in sorted(ROOT.glob("tests/*/alternatives/*.cu"))]
     return [a for a in found if not which or any(
-        a.chapter.startswith(w) or a.name == w or a.step_id == w for w in which)]
+        a.chapter.name.startswith(w) or a.name == w or a.step_id == w for w in which)]
 
 
 def judge(chapter, files, step_id):
     """Puts `files` ({exercise file name: text}) into exercises/<chapter>/, runs the learner's
     `./course test step_id` and restores the shipped files, whatever happens.
     Returns (exit code, output without the echoed commands, seconds)."""
-    folder = ROOT / "exercises" / chapter
+    folder = ROOT / "exercises" / chapter.name
     before = {name: (folder / name).read_text() for name in files}
     begin = time.time()
     try:
@@ -195,14 +139,14 @@ def check():
         try:
             Alternative(path).text()
             count += 1
-        except (FillError, OSError, sync_exercises.MarkerError) as error:
+        except (FillError, OSError, regions.RegionError) as error:
             problems.append(str(error))
-    for chapter in sorted(p.parent.name for p in (ROOT / "chapters").glob("*/steps.json")):
-        for step in steps_of(chapter):
-            for file_name in step["files"]:
+    for each in manifest.chapters(ROOT / "chapters"):
+        for step in each.steps:
+            for file_name in step.files or ["(none)"]:
                 try:
-                    filled_text(chapter, file_name, step["step"])
-                except (FillError, OSError, sync_exercises.MarkerError) as error:
+                    filled_text(each, file_name, step.number)
+                except (FillError, OSError, regions.RegionError) as error:
                     problems.append(str(error))
     print("\n".join(problems) or f"ok: every step's TODOs can be filled alone, and all "
           f"{count} alternatives fit their steps")
@@ -221,15 +165,12 @@ def main(argv=None):
             parser.error("name a step or an alternative, or give --check")
         match = re.fullmatch(r"(\d+)\.(\d+)", args.what)
         if match:
-            chapter = chapter_dir(match.group(1)).name
-            step = next((s for s in steps_of(chapter) if s["step"] == int(match.group(2))), None)
-            if step is None:
-                raise FillError(f"chapter {chapter} has no step {match.group(2)}")
-            for file_name in step["files"]:
-                print(filled_text(chapter, file_name, step["step"]), end="")
+            found = chapter(match.group(1))
+            for file_name in found.step(int(match.group(2))).files:
+                print(filled_text(found, file_name, int(match.group(2))), end="")
         else:
             print(Alternative(args.what).text(), end="")
-    except FillError as error:
+    except (FillError, manifest.ManifestError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     return 0

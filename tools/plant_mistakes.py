@@ -1,179 +1,46 @@
-#!/usr/bin/env python3
-"""Plants each known mistake into the learner's exercise file and runs `./course test NN.S` on
-it, as a learner who made that mistake would see it. Every one must FAIL, with a message that
-names the kind of bug and the learner's file.
+"""Plants each known mistake of the manifests into the learner's exercise file and runs
+`./course test NN.S` on it, as a learner who made that mistake would see it. Every one must
+FAIL, with a message that names the kind of bug and the learner's file.
 
-tests/NN-name/mistakes/ holds the same mistakes as separate kernels, which the `mistakes` suite
-checks on every run. This tool checks the other half: that the learner's own run (the step's
-tests and its compute-sanitizer checks, through ./course) catches them in the learner's file.
-A plant is the step's solution file with a few exact text edits (a mistake's "plant" in
-chapters/NN-name/steps.json, the chapter's manifest); the exercise file is restored afterwards,
-whatever happens.
+A mistake is the step's solution file with a few exact text edits (its "plant" in
+chapters/NN-name/steps.json). The course's own suite builds the same edit into a test binary of
+its own (the Meson test "known mistake NAME is rejected", common/scripts/judge.py); this tool
+checks the learner's path through ./course. The exercise file is restored afterwards, whatever
+happens.
 
-Where tests/NN-name/mistakes/planted/ exists (chapter 08), the mistakes' kernels are not
-written by hand: each plant's file is generated there, in namespace `mistakes::<name>`, as
-exercises/ is generated from solutions/ (--write after a solution changes; --check fails when
-they differ). A steps.json may also list "contrasts": a solution with one lesson planted out,
-still correct, that the benchmark times beside the step to show what the lesson buys (chapter
-08: step 3 without its swizzle). They are generated the same way, into chapters/NN-name/
-contrasts/<name>.cu, in namespace `contrast::<name>`; they are not mistakes and are not judged.
-
-usage (from the repository root; a configured `build/`, see README.md):
-    tools/plant_mistakes.py [WHICH ...]   on a GPU machine: plant, test, restore (WHICH: a
-                                          chapter prefix such as 05, or a mistake's name)
-    tools/plant_mistakes.py --check                no GPU: every edit still applies, every
-                                                   mistake and sanitizer case exists, the
-                                                   generated kernels are up to date (CI)
-    tools/plant_mistakes.py --write                regenerate mistakes/planted/ and
-                                                   contrasts/ files
+usage (from the repository root, on a GPU machine, with a configured build/; see README.md):
+    python3 -m tools.plant_mistakes [WHICH ...]    WHICH: a chapter prefix such as 05, or a
+                                                   mistake's name (default: all)
 """
 import argparse
-import json
-import re
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import fill_todos  # noqa: E402
-sys.path.insert(0, str(ROOT))
-import course_tool  # noqa: E402,F401  (puts common/scripts on the path)
-from sanitizer_check import camel_case  # noqa: E402
-NAMESPACE = re.compile(r"\bnamespace ((?:\w+::)*)solution\b")
-
-def plants():
-    """(chapter, step, file, mistake, [(old, new), ...]) of every "plant" in the chapters'
-    steps.json "mistakes" (the mistake as named in tests/<chapter>/mistakes/)."""
-    found = []
-    for manifest in sorted((ROOT / "chapters").glob("[0-9][0-9]-*/steps.json")):
-        chapter = manifest.parent.name
-        for mistake in json.loads(manifest.read_text()).get("mistakes", []):
-            if "plant" in mistake:
-                edits = [(edit["replace"], edit["with"]) for edit in mistake["plant"]]
-                found.append((chapter, mistake["step"], mistake["file"], mistake["name"], edits))
-    return found
-
-
-def contrasts():
-    """(chapter, step, file, name, [(old, new), ...]) of every contrast in the chapters'
-    steps.json "contrasts"."""
-    found = []
-    for manifest in sorted((ROOT / "chapters").glob("[0-9][0-9]-*/steps.json")):
-        for contrast in json.loads(manifest.read_text()).get("contrasts", []):
-            edits = [(edit["replace"], edit["with"]) for edit in contrast["plant"]]
-            found.append((manifest.parent.name, contrast["step"], contrast["file"],
-                          contrast["name"], edits))
-    return found
-
-
-def planted_text(chapter, file_name, edits, namespace="exercise"):
-    """The solution file with the edits made, in the exercise's namespace (or another)."""
-    text = (ROOT / "solutions" / chapter / file_name).read_text()
-    for old, new in edits:
-        if text.count(old) != 1:
-            raise ValueError(f"solutions/{chapter}/{file_name}: this edit no longer matches "
-                             f"exactly once (update its \"plant\" in steps.json): "
-                             f"{old.strip()[:70]!r}")
-        text = text.replace(old, new)
-    return NAMESPACE.sub(lambda m: f"namespace {m.group(1)}{namespace}", text)
-
-
-def generated_text(chapter, step, file_name, what, name, edits, namespace):
-    header = (f"// GENERATED by tools/plant_mistakes.py --write: solutions/{chapter}/"
-              f"{file_name}\n// with the plant of the {what} {name} (step "
-              f"{step}, chapters/{chapter}/steps.json).\n// Edit those, not this file.\n")
-    return header + planted_text(chapter, file_name, edits, namespace)
-
-
-def generated_kernels():
-    """{path: text} of every mistakes/planted/<name>.cu that the plants generate, and of every
-    contrasts/<name>.cu."""
-    files = {}
-    for chapter, step, file_name, mistake, edits in plants():
-        folder = ROOT / "tests" / chapter / "mistakes" / "planted"
-        if not folder.is_dir():
-            continue
-        files[folder / f"{mistake}.cu"] = generated_text(
-            chapter, step, file_name, "known mistake", mistake, edits, f"mistakes::{mistake}")
-    for chapter, step, file_name, name, edits in contrasts():
-        files[ROOT / "chapters" / chapter / "contrasts" / f"{name}.cu"] = generated_text(
-            chapter, step, file_name, "contrast", name, edits, f"contrast::{name}")
-    return files
-
-
-def write():
-    for path, text in generated_kernels().items():
-        if not path.is_file() or path.read_text() != text:
-            path.parent.mkdir(exist_ok=True)
-            path.write_text(text)
-            print(f"wrote {path.relative_to(ROOT)}")
-    return 0
-
-
-def check():
-    problems = []
-    for chapter, step, file_name, mistake, edits in plants():
-        try:
-            planted_text(chapter, file_name, edits)
-        except (OSError, ValueError) as error:
-            problems.append(str(error))
-    for manifest in sorted((ROOT / "chapters").glob("[0-9][0-9]-*/steps.json")):
-        chapter = manifest.parent.name
-        tests = ROOT / "tests" / chapter
-        kernels = "".join(p.read_text() for p in (tests / "mistakes").rglob("*") if p.is_file())
-        for mistake in json.loads(manifest.read_text()).get("mistakes", []):
-            name = mistake["name"]
-            if name not in kernels:
-                problems.append(f"{name}: not a mistake of tests/{chapter}/mistakes/")
-            test = f"MistakesSeenBySanitizers, {camel_case(name)})"
-            if "sanitizer" in mistake and test not in (tests / "test_mistakes.cpp").read_text():
-                problems.append(f"{name}: tests/{chapter}/test_mistakes.cpp has no TEST({test}")
-    try:
-        generated = generated_kernels()
-        for path, text in generated.items():
-            if not path.is_file() or path.read_text() != text:
-                problems.append(f"{path.relative_to(ROOT)}: not generated from its plant: run "
-                                "tools/plant_mistakes.py --write")
-        for path in sorted(ROOT.glob("chapters/*/contrasts/*.cu")):
-            if path not in generated:
-                problems.append(f"{path.relative_to(ROOT)}: no contrast of its steps.json "
-                                "generates it: delete it, or add the contrast")
-    except (OSError, ValueError) as error:
-        problems.append(str(error))
-    print("\n".join(problems) or f"ok: all {len(plants())} plants and {len(contrasts())} "
-          "contrast(s) apply to solutions/, and every mistake in the steps.json files has its "
-          "kernel and sanitizer test")
-    return 1 if problems else 0
-
-
-def plant_and_test(which):
-    caught = missed = 0
-    for chapter, step, file_name, mistake, edits in sorted(plants(), key=lambda p: p[:2]):
-        if which and not any(chapter.startswith(w) or mistake == w for w in which):
-            continue
-        rc, output, seconds = fill_todos.judge(
-            chapter, {file_name: planted_text(chapter, file_name, edits)}, f"{chapter[:2]}.{step}")
-        caught += rc != 0
-        missed += rc == 0
-        verdict = "rejected" if rc else "NOT CAUGHT"
-        print(f"===== {chapter[:2]}.{step} {mistake}: {verdict} ({seconds:.0f} s)")
-        print(output, flush=True)
-    print(f"{caught} planted mistakes rejected, {missed} not caught")
-    return 1 if missed else 0
+from common.scripts import manifest
+from tools import fill_todos
 
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true",
-                        help="only check that every plant applies (no GPU, no build)")
-    parser.add_argument("--write", action="store_true",
-                        help="regenerate the mistakes/planted/ and contrasts/ kernels")
     parser.add_argument("which", nargs="*",
                         help="chapter prefixes (05) or mistake names (default: all)")
     args = parser.parse_args(argv)
-    if args.write:
-        return write()
-    return check() if args.check else plant_and_test(args.which)
+    caught = missed = 0
+    for chapter in manifest.chapters(fill_todos.ROOT / "chapters"):
+        for mistake in chapter.mistakes:
+            if args.which and not any(chapter.name.startswith(w) or mistake.name == w
+                                      for w in args.which):
+                continue
+            # The whole solution with the bug: the step's tests run its own piece alone.
+            rc, output, seconds = fill_todos.judge(chapter, {mistake.file: mistake.text()},
+                                                   chapter.step(mistake.step).id)
+            caught += rc != 0
+            missed += rc == 0
+            verdict = "rejected" if rc else "NOT CAUGHT"
+            print(f"===== {chapter.number}.{mistake.step} {mistake.name}: {verdict} "
+                  f"({seconds:.0f} s)")
+            print(output, flush=True)
+    print(f"{caught} planted mistakes rejected, {missed} not caught")
+    return 1 if missed else 0
 
 
 if __name__ == "__main__":

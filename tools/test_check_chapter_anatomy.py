@@ -1,14 +1,11 @@
-#!/usr/bin/env python3
 """Unit tests of tools/check_chapter_anatomy.py on a copy of one of this repository's chapters."""
 import json
 import shutil
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import check_chapter_anatomy  # noqa: E402
+from tools import check_chapter_anatomy
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTER = "07-register-tiled-sgemm"

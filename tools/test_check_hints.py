@@ -1,15 +1,12 @@
-#!/usr/bin/env python3
 """Unit tests of check_hints.py (standard library only)."""
 import contextlib
 import io
 import json
-import sys
 import tempfile
 import unittest
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import check_hints  # noqa: E402
+from tools import check_hints
 
 HINT = "At s = 16, which banks do threads 0 and 1 hit? Write down index and (index * 4) % 128."
 RECIPE = "(1) Take s = 16 and threads 0 to 3. (2) Compute each thread's index and its bank."

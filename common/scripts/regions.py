@@ -149,7 +149,8 @@ def function_around(lines, region):
     while first > 0 and not (lines[first - 1][:1].strip() and
                              not lines[first - 1].startswith(("}", "#", "//"))):
         first -= 1
-    while first > 0 and lines[first - 1][:1].strip() and lines[first - 1][:1] != "}":
+    while first > 0 and lines[first - 1][:1].strip() and \
+            not lines[first - 1].startswith(("}", "#", "namespace")):
         first -= 1  # the rest of the signature (a template line) and the comment above it
     last = next(i for i in range(region.end, len(lines)) if lines[i].rstrip() == "}")
     return first, last

@@ -53,7 +53,7 @@ def learner_path(path, known_files=()):
     file name alone is matched against `known_files` (repository paths)."""
     if "/" not in path:
         for known in known_files:
-            if known.rsplit("/", 1)[-1] == path:
+            if str(known).rsplit("/", 1)[-1] == path:
                 return str(known)
     match = re.search(r"chapters/([^/]+)/(exercise|solution|tests)/(.+)$", path)
     if match:

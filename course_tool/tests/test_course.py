@@ -1,8 +1,7 @@
-#!/usr/bin/env python3
 """Unit tests of the ./course tool (course_tool/): its parsing of GoogleTest, Google Benchmark
 and Meson output, its pass rule and state, its commands, and the scripts of common/scripts it
 shares with the Meson tests. No GPU, no build needed (CI runs them). The chart has its own file,
-tools/test_course_chart.py."""
+test_course_chart.py."""
 import contextlib
 import io
 import json
@@ -13,16 +12,12 @@ import tempfile
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the repository root, where ./course finds course_tool
-from course_tool import (bench, cli, compare, gtest, manifest, meson, paths,  # noqa: E402
-                         profile, sanitize, solution, state, verdict, watch)
-from course_tool.errors import CourseError  # noqa: E402
-# common/scripts, on the path course_tool/__init__.py sets:
-import check_step_filters  # noqa: E402
-import cuda_tools  # noqa: E402
-import ncu_profile  # noqa: E402
-import sanitizer_check  # noqa: E402
+from common.scripts import cuda_tools, judge, ncu_profile, sanitizer_check
+from common.scripts.manifest import SANITIZER_TOOLS
+from course_tool import (bench, cli, compare, manifest, meson, paths, profile, solution, state,
+                         verdict, watch)
+from course_tool.errors import CourseError
+from course_tool.paths import ROOT
 
 
 @contextlib.contextmanager
@@ -47,8 +42,9 @@ def step_run(build, tests=must_not_run, sanitizers=must_not_run, compile_targets
     """A build folder, and fakes for what judging a step runs (meson.build, the step's tests,
     its sanitizer cases): no Meson, no GPU."""
     with replaced(paths, BUILD=Path(build)), replaced(meson, build=compile_targets), \
-            replaced(gtest, run_step_tests=tests), \
-            replaced(sanitize, run_step_sanitizers=sanitizers):
+            replaced(meson, binary_path=lambda chapter, name: Path(build) / name), \
+            replaced(verdict, run_step_tests=lambda step: (tests(step), "")), \
+            replaced(judge, run_sanitizers=lambda *args: sanitizers(args)):
         yield
 
 
@@ -112,15 +108,15 @@ class StepState(unittest.TestCase):
         report = sanitizer_check.Outcome("report", "memcheck found ...")
         broken = sanitizer_check.Outcome("tests-failed", "memcheck: the tests fail ...")
         clean = sanitizer_check.Outcome("clean", "memcheck: no report")
-        self.assertTrue(verdict.step_passes([ok, skipped], [clean]))
-        self.assertFalse(verdict.step_passes([ok], [clean, report]))
-        self.assertFalse(verdict.step_passes([ok], [broken]))
-        self.assertFalse(verdict.step_passes([], []))
+        self.assertTrue(judge.step_passes([ok, skipped], [clean]))
+        self.assertFalse(judge.step_passes([ok], [clean, report]))
+        self.assertFalse(judge.step_passes([ok], [broken]))
+        self.assertFalse(judge.step_passes([], []))
 
     def test_a_step_whose_every_test_skipped_did_not_pass(self):
         _, step = manifest.resolve("01.3")
         skipped = [{"name": "x", "passed": False, "skipped": True, "message": "no tensor cores"}]
-        self.assertFalse(verdict.step_passes(skipped, []))
+        self.assertFalse(judge.step_passes(skipped, []))
         text = verdict.verdict(step, skipped)
         self.assertIn(f"FAIL {step.id}", text)
         self.assertIn("all 1 tests were skipped here", text)
@@ -129,9 +125,9 @@ class StepState(unittest.TestCase):
     def test_every_step_names_existing_files_and_tests(self):
         for chapter in manifest.chapters():
             for step in chapter.steps:
-                for path in step.exercise_paths():
+                for path in manifest.exercise_paths(step):
                     self.assertTrue(path.is_file(), path)
-                self.assertTrue(step.tests and step.hint.strip(), step.id)
+                self.assertTrue(step.files and step.hint.strip(), step.id)
 
     def test_shipped_text_is_what_a_learner_edits(self):
         chapter, step = manifest.resolve("01.1")
@@ -199,14 +195,14 @@ class GoogleTestReport(unittest.TestCase):
     ]}]}
 
     def test_passes_and_failures_with_their_message(self):
-        results = gtest.parse_gtest_json(self.REPORT)
+        results = judge.parse_gtest_json(self.REPORT)
         self.assertEqual([r["passed"] for r in results], [True, False, False])
         self.assertIn("columns covered", results[1]["message"])
         self.assertEqual(results[2]["message"], "as a string")
 
     def test_verdict_names_the_file_and_its_todo_lines(self):
         _, step = manifest.resolve("02.2")
-        text = verdict.verdict(step, gtest.parse_gtest_json(self.REPORT))
+        text = verdict.verdict(step, judge.parse_gtest_json(self.REPORT))
         self.assertIn("FAIL 02.2", text)
         self.assertIn("columns covered", text)
         self.assertRegex(text, r"edit exercises/02-naive-matmul/naive_matmul.cu, TODO at line \d+")
@@ -522,28 +518,6 @@ class Sanitizers(unittest.TestCase):
             " in exercises/01-sum-of-squares/step5_block_reduction.cu:55"))
         self.assertEqual(sanitizer_check.learner_locations(line), line)
 
-    def test_the_implementation_prefix_goes_before_every_pattern(self):
-        prefixed = sanitizer_check.implementation_filter
-        self.assertEqual(prefixed("A.b/one:A.b/two", "exercise"),
-                         "Exercise/A.b/one:Exercise/A.b/two")
-        self.assertEqual(prefixed("A.*-A.slow:A.big", "solution"),
-                         "Solution/A.*-Solution/A.slow:Solution/A.big")
-
-    def test_the_steps_filters_get_the_implementation_prefix(self):
-        steps = [{"sanitize": {"tools": ["memcheck", "racecheck"],
-                               "tests": {"bin": "A.b/one:A.b/two"}}},
-                 {"sanitize": {"tools": ["memcheck"], "tests": {"bin": "C.d/three"}}}, {}]
-        self.assertEqual(sanitizer_check.step_filters(steps, "racecheck", "bin", "exercise"),
-                         "Exercise/A.b/one:Exercise/A.b/two")
-        self.assertEqual(sanitizer_check.step_filters(steps, "memcheck", "bin", "solution"),
-                         "Solution/A.b/one:Solution/A.b/two:Solution/C.d/three")
-
-    def test_every_sanitized_test_filter_names_the_steps_own_binary(self):
-        for chapter in manifest.chapters():
-            for step in chapter.steps:
-                if step.sanitize:
-                    self.assertTrue(set(step.sanitize["tests"]) <= set(step.tests), step.id)
-
     def test_a_missing_sanitizer_is_a_skip_not_a_pass(self):
         with replaced(cuda_tools, find=lambda name: None):
             outcome = sanitizer_check.run("racecheck", "/bin/true", "*")
@@ -552,8 +526,8 @@ class Sanitizers(unittest.TestCase):
 
     def test_a_skipped_test_neither_passes_nor_fails_a_step(self):
         results = [{"passed": True, "skipped": False}, {"passed": False, "skipped": True}]
-        self.assertTrue(verdict.tests_pass(results))
-        self.assertFalse(verdict.tests_pass([{"passed": False, "skipped": True}]))
+        self.assertTrue(judge.tests_pass(results))
+        self.assertFalse(judge.tests_pass([{"passed": False, "skipped": True}]))
 
 
 class SanitizersWhileTestsFail(unittest.TestCase):
@@ -576,7 +550,7 @@ class SanitizersWhileTestsFail(unittest.TestCase):
         self.assertFalse(passed)
         text = verdict.verdict(step, results, outcomes)
         self.assertIn("FAIL 01.3", text)
-        for tool in step.sanitize["tools"]:
+        for tool in SANITIZER_TOOLS:
             self.assertIn(f"       {tool}: skipped (fix the failing test first)\n", text)
         self.assertIn("tests/01-sum-of-squares/test_steps.cpp:80", text)  # the test's own path
         self.assertNotIn("compute-sanitizer found", text)
@@ -614,12 +588,12 @@ sys.exit(subprocess.run([binary, test_filter]).returncode)
         with tempfile.TemporaryDirectory() as tmp:
             sanitizer = fake_program(tmp, "compute-sanitizer", self.SANITIZER)
             binary = fake_program(tmp, "test-sum-of-squares-gpu", binary_body)
-            steps = ROOT / "chapters" / "01-sum-of-squares" / "steps.json"
+            chapter = ROOT / "chapters" / "01-sum-of-squares"
             with replaced(cuda_tools, find=lambda name: str(sanitizer)), \
                     replaced(os, environ={k: v for k, v in os.environ.items()
                                           if k != "COURSE_UNDER_SANITIZER"}):
                 return printed(sanitizer_check.main,
-                               [tool, str(binary), "--steps", str(steps)])
+                               [tool, str(binary), "--chapter", str(chapter)])
 
     FAILS = ('import sys\nprint("[  FAILED  ] Exercise/SumOfSquaresStep.MatchesCpuExactly/'
              'step3_interleaved_n33, where GetParam() = 1")\nsys.exit(1)\n')
@@ -797,76 +771,6 @@ class CudaTools(unittest.TestCase):
             with self.environment(tmp), replaced(cuda_tools, TOOLKIT_FOLDERS=()):
                 with self.assertRaisesRegex(CourseError, "nvcc is missing"):
                     meson.require_tools()
-
-
-class StepFilters(unittest.TestCase):
-    LISTING = """Exercise/SumOfSquaresStep.
-  MatchesCpuExactly/step1_one_thread_n33  # GetParam() = 4-byte object <...>
-  MatchesCpuExactly/step2_chunks_n33  # GetParam() = 4-byte object <...>
-Exercise/SumOfSquaresLaunch.
-  AnyBlockSize/step5_block_reduction_b16
-Solution/SumOfSquaresStep.
-  MatchesCpuExactly/step1_one_thread_n33
-Exercise/Typed/0.  # TypeParam = int
-  DISABLED_Slow
-  Works
-DISABLED_Exercise/Off.
-  Never
-"""
-
-    def test_the_list_gives_full_names_without_disabled_tests(self):
-        self.assertEqual(check_step_filters.parse_test_list(self.LISTING), [
-            "Exercise/SumOfSquaresStep.MatchesCpuExactly/step1_one_thread_n33",
-            "Exercise/SumOfSquaresStep.MatchesCpuExactly/step2_chunks_n33",
-            "Exercise/SumOfSquaresLaunch.AnyBlockSize/step5_block_reduction_b16",
-            "Solution/SumOfSquaresStep.MatchesCpuExactly/step1_one_thread_n33",
-            "Exercise/Typed/0.Works"])
-
-    def test_gtest_filter_semantics(self):
-        match = check_step_filters.filter_matches
-        self.assertTrue(match("Exercise/A.*", "Exercise/A.b/c_1"))
-        self.assertTrue(match("X.*:Exercise/?.b*", "Exercise/A.b/c"))
-        self.assertFalse(match("Exercise/A.b", "Exercise/A.bc"))
-        self.assertFalse(match("Exercise/*-*step2*", "Exercise/A.step2_x"))
-        self.assertTrue(match("-*step2*", "Exercise/A.step1_x"))
-        self.assertTrue(match("Exercise/[a].*", "Exercise/[a].x"))  # no character classes
-
-    def test_a_test_in_no_steps_filter_and_a_filter_without_test_are_named(self):
-        tests = check_step_filters.parse_test_list(self.LISTING)
-        steps = [{"step": 1, "tests": {"gpu": "Exercise/SumOfSquaresStep.*/step1_*"}},
-                 {"step": 2, "tests": {"gpu": "Exercise/SumOfSquaresStep.*/step2_*"},
-                  "sanitize": {"tools": ["memcheck"], "tests": {"gpu": "NoSuch.Test"}}},
-                 {"step": 5, "tests": {"gpu": "Exercise/SumOfSquaresStep.*/step5_*"}}]
-        found = "\n".join(check_step_filters.problems(steps, {"gpu": tests}))
-        self.assertIn("Exercise/SumOfSquaresLaunch.AnyBlockSize/step5_block_reduction_b16 is in "
-                      "the exercise suite but in no step's filter", found)
-        self.assertIn("Exercise/Typed/0.Works is in the exercise suite", found)
-        self.assertIn("step 5's filter 'Exercise/SumOfSquaresStep.*/step5_*' matches no test",
-                      found)
-        self.assertIn("step 2's sanitizer filter 'Exercise/NoSuch.Test' matches no test", found)
-        self.assertNotIn("Solution/", found)
-        self.assertNotIn("step1_one_thread", found)
-        steps[2]["tests"]["gpu"] = "Exercise/SumOfSquaresLaunch.*:Exercise/Typed/*"
-        steps[1]["sanitize"]["tests"]["gpu"] = "SumOfSquaresStep.MatchesCpuExactly/step2_*"
-        self.assertEqual(check_step_filters.problems(steps, {"gpu": tests}), [])
-
-    def test_the_script_lists_each_binarys_tests(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            gpu = fake_program(tmp, "test-x-gpu", "import sys\nassert sys.argv[1:] == "
-                               "['--gtest_list_tests']\nprint('Exercise/A.\\n  b_step1\\n"
-                               "  b_step2')\n")
-            host = fake_program(tmp, "test-x-host", "print('Host.\\n  works')\n")
-            steps = Path(tmp) / "steps.json"
-            steps.write_text(json.dumps({"steps": [
-                {"step": 1, "tests": {"test-x-gpu": "Exercise/A.*step1"}}]}))
-            code, out = printed(check_step_filters.main, [str(steps), str(gpu), str(host)])
-            self.assertEqual(code, 1)
-            self.assertIn("FAIL: test-x-gpu: Exercise/A.b_step2 is in the exercise suite", out)
-            steps.write_text(json.dumps({"steps": [
-                {"step": 1, "tests": {"test-x-gpu": "Exercise/A.*step1"}},
-                {"step": 2, "tests": {"test-x-gpu": "Exercise/A.*step2"}}]}))
-            code, out = printed(check_step_filters.main, [str(steps), str(gpu), str(host)])
-            self.assertEqual(code, 0, out)
 
 
 class Profiler(unittest.TestCase):

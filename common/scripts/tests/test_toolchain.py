@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Tests of the toolchain limits (common/scripts/toolchain.py): each check fed a bad version
 gives its message and fix; and configure time (common/meson.build) stops with that message,
 seen through a fake g++ newer than this nvcc accepts."""
@@ -10,15 +9,15 @@ import tempfile
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "common" / "scripts"))
-import toolchain  # noqa: E402
+from common.scripts import toolchain
+
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def check(*args):
     """The CLI Meson calls: (exit status, what it printed)."""
-    completed = subprocess.run([sys.executable, str(ROOT / "common/scripts/toolchain.py"),
-                                "check", *args], capture_output=True, text=True, check=False)
+    completed = subprocess.run([sys.executable, "-m", "scripts.toolchain", "check", *args],
+                               cwd=ROOT / "common", capture_output=True, text=True, check=False)
     return completed.returncode, completed.stdout
 
 

@@ -1,20 +1,13 @@
-#!/usr/bin/env python3
 """Unit tests of ./course's SVG chart (course_tool/chart.py): the rows it draws and how it names
 them, its axis, labels that never touch each other or a reference line, and the README charts,
 which must be what ./course chart draws from the JSON beside them. No GPU, no build needed."""
 import json
-import re
-import shlex
-import sys
 import unittest
 import xml.etree.ElementTree as ElementTree
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the repository root, where ./course finds course_tool
-from course_tool import bench, chart, cli  # noqa: E402
+from course_tool import bench, chart
+from course_tool.paths import ROOT
 
-README_IMAGE = re.compile(r"!\[[^\]]*\]\((measured-[^)]+)\)")
 SVG = "{http://www.w3.org/2000/svg}"
 
 
@@ -41,13 +34,6 @@ def intersects(a, b):
 def line_box(line):
     return (line.x1 - chart.LINE_CLEARANCE / 2, min(line.y1, line.y2),
             line.x2 + chart.LINE_CLEARANCE / 2, max(line.y1, line.y2))
-
-
-def readme_charts():
-    """(README, chart path) of every measured chart a chapter README shows."""
-    for readme in sorted(ROOT.glob("chapters/*/README.md")):
-        for match in README_IMAGE.finditer(readme.read_text()):
-            yield readme, readme.parent / match.group(1)
 
 
 class Names(unittest.TestCase):
@@ -168,27 +154,6 @@ class Svg(unittest.TestCase):
             left, top, right, bottom = text.box()
             self.assertTrue(0 <= left and right <= layout.width and 0 <= top
                             and bottom <= layout.height, text)
-
-
-class ReadmeCharts(unittest.TestCase):
-    def test_readmes_show_svg_charts_that_exist(self):
-        charts = list(readme_charts())
-        self.assertTrue(charts)
-        for readme, path in charts:
-            self.assertEqual(path.suffix, ".svg", readme)
-            self.assertTrue(path.is_file(), path)
-
-    def test_each_readme_chart_is_what_its_command_draws_from_the_json(self):
-        for _, path in readme_charts():
-            svg = path.read_text()
-            command = ElementTree.fromstring(svg).find(f"{SVG}desc").text
-            words = shlex.split(command)
-            self.assertEqual(words[:2], ["./course", "chart"], path)
-            args = cli.build_parser().parse_args(words[1:])
-            self.assertEqual((ROOT / args.json).with_suffix(".svg"), path)
-            self.assertEqual(svg, chart.chart_of_file(ROOT / args.json, args.title,
-                                                      args.hide_skipped, args.only),
-                             f"{path} is not what `{command}` draws: run that command")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,3 @@
-#!/usr/bin/env python3
 """Unit tests of ./course doctor (course_tool/doctor.py) on fake machines: every probe goes
 through one system object, so a test describes a whole machine (its /proc files, programs and
 what they print) and reads the verdicts. Also the functions doctor added to toolchain.py. No GPU,
@@ -6,15 +5,13 @@ no CUDA needed (CI runs them)."""
 import contextlib
 import io
 import json
-import sys
 import unittest
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))  # the repository root, where ./course finds course_tool
-from course_tool import doctor  # noqa: E402
-from course_tool.doctor import FAIL, OK, SKIP, WARN  # noqa: E402
-import toolchain  # noqa: E402  (common/scripts, on the path course_tool/__init__.py sets)
+from common.scripts import toolchain
+from course_tool import doctor
+from course_tool.doctor import FAIL, OK, SKIP, WARN
+from course_tool.paths import ROOT
 
 LINUX = "Linux version 6.8.0-45-generic (buildd@lcy02-amd64-075) (gcc 13.2.0) #45-Ubuntu SMP\n"
 WSL2 = "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1) (gcc 11.2.0) #1 SMP\n"
