@@ -6,7 +6,9 @@
     ./course test 01.3          only step 3 (and its small cases under compute-sanitizer)
     ./course compare 01         release benchmark: exercise vs solution vs vendor, a table,
                                 and the JSON and an SVG chart in build/chapters/01-.../
-                                (under a minute; --full: as many samples as it takes)
+                                (under a minute; --full: as many samples as it takes;
+                                --record: keep it as chapters/NN/measured-<gpu>.json and
+                                render the README's tables and charts from it)
     ./course profile 01.3       Nsight Compute: the counters that show why step 3 is faster,
                                 for your kernel and the solution's
     ./course hint 01.3          a question to think about for step 3
@@ -56,10 +58,13 @@ def build_parser():
     hint.add_argument("--more", action="store_true",
                       help="the recipe too: the concrete steps, still not the code")
     compare_parser = add_command(sub, "compare", "release benchmark: exercise, solution, vendor",
-                                 lambda a: compare.command_compare(a.spec, a.full))
+                                 lambda a: compare.command_compare(a.spec, a.full, a.record))
     compare_parser.add_argument("--full", action="store_true",
                                 help="as many samples as Google Benchmark wants (minutes, not "
                                      "seconds)")
+    compare_parser.add_argument("--record", action="store_true",
+                                help="maintainers: keep the run as the chapter's "
+                                     "measured-<gpu>.json and render its README from it")
     solution_parser = add_command(sub, "solution", "the reference code of a step",
                                   lambda a: solution.command_solution(a.spec, a.anyway))
     solution_parser.add_argument("--anyway", action="store_true",

@@ -1,15 +1,16 @@
 """./course compare: the chapter's release benchmark, the GPU summary, the table, and the JSON
-and SVG chart beside the benchmark in the build folder."""
+and SVG chart beside the benchmark in the build folder; with --record, the run kept as the
+chapter's measured-<gpu>.json and its README's tables and charts rendered from it (readme.py)."""
 import json
 import os
 import subprocess
 
-from . import bench, chart, manifest, meson, paths
+from . import bench, chart, manifest, meson, paths, readme
 from .errors import CourseError
 from .paths import ROOT, rel
 
 
-def command_compare(spec, full=False):
+def command_compare(spec, full=False, record=False):
     chapter, _ = manifest.resolve(spec)
     meson.ensure_configured()
     meson.ensure_release()
@@ -37,4 +38,7 @@ def command_compare(spec, full=False):
     svg.write_text(chart.chart_svg(rows, f"{chapter.name} on {gpu}",
                                    description=f"./course compare {chapter.number}"))
     print(f"\nwrote {rel(out)} and {svg.name}")
+    if record:
+        for path in readme.record(chapter, out):
+            print(f"wrote {rel(path)}")
     return 0

@@ -2,7 +2,7 @@
 keys and layout, and its README's sections and their order. Each problem names the chapter,
 the file and the rule; the rules are those marked [checked] in docs/chapter-anatomy.md.
 
-usage (from the repository root): tools/check_chapter_anatomy.py [--root DIR]
+usage (from the repository root): python3 -m tools.check_chapter_anatomy [--root DIR]
 """
 import argparse
 import json
@@ -10,46 +10,35 @@ import re
 import sys
 from pathlib import Path
 
-MANIFEST_KEYS = {"title", "benchmark", "steps", "mistakes", "contrasts"}
-STEP_KEYS = {"step", "title", "files", "tests", "hint", "recipe", "sanitize", "profile"}
-STEP_REQUIRED = {"step", "title", "files", "tests", "hint", "recipe"}
-MISTAKE_KEYS = {"name", "step", "file", "plant", "sanitizer"}
-CONTRAST_KEYS = {"name", "step", "file", "meaning", "plant"}
-LINKS = {"exercise": "exercises", "solution": "solutions", "tests": "tests"}
-MEASURED = re.compile(r"measured-([a-z0-9]+)\.json")
+MANIFEST_KEYS = {"title", "builds_on", "steps", "mistakes", "contrasts"}
+STEP_KEYS = {"step", "title", "target", "hint", "recipe", "profile"}
+STEP_REQUIRED = {"step", "title", "hint", "recipe"}
+EDIT_KEYS = {"mistake": ({"name", "step", "plant", "sanitizer"}, {"name", "step", "plant"}),
+             "contrast": ({"name", "step", "meaning", "plant"},) * 2}
+# link -> where it leads, from chapters/NN-name (the chapter's name fills {})
+LINKS = {"exercise": "exercises/{}", "solution": "solutions/{}", "tests": "tests/{}",
+         "meson.build": "common/chapter.meson", "meson_options.txt": "common/meson_options.txt",
+         "subprojects/course-common": "common"}
+MEASURED = re.compile(r"measured-([a-z0-9-]+)\.json")
 STEP_HEADING = re.compile(r"## Steps? (\d+)(?:-(\d+))?\b")
-STEP_TABLE = re.compile(r"inline constexpr (\w+Info) (k\w+)\[\]")
 TAIL = ["## Measured results", "## What the profiler shows",
         "## Tests, and the mistakes they catch", "## Bad input", "## Sources"]
 
 
-def snake(chapter):
-    """'04-arbitrary-width-tiles' -> 'arbitrary_width_tiles'."""
-    return chapter[3:].replace("-", "_")
-
-
 def file_problems(root, chapter):
-    name = snake(chapter)
+    name = chapter[3:].replace("-", "_")
     here = root / "chapters" / chapter
-    tests = root / "tests" / chapter
-    problems = []
-    required = [here / f for f in ("README.md", "steps.json", "meson.build", "meson_options.txt",
-                                   f"{name}.cuh", f"{name}_host.cpp")]
-    required += [tests / f for f in ("meson.build", f"test_{name}.cpp", "test_mistakes.cpp",
-                                     "mistakes/mistakes.hpp")]
-    for path in required:
-        if not path.is_file():
-            problems.append(f"{path.relative_to(root)} is missing")
-    benches = [p for p in (here / f"bench_{name}.cu", here / f"bench_{name}.cpp") if p.is_file()]
-    if len(benches) != 1:
+    problems = [f"{path.relative_to(root)} is missing" for path in (
+        here / "README.md", here / "steps.json", here / f"{name}.cuh",
+        here / "figures" / "draw.py", root / "tests" / chapter / f"test_{name}.cpp")
+        if not path.is_file()]
+    if len([p for p in here.glob(f"bench_{name}.*") if p.suffix in (".cu", ".cpp")]) != 1:
         problems.append(f"chapters/{chapter}: needs one benchmark, bench_{name}.cu or .cpp")
-    for link, folder in LINKS.items():
-        path = here / link
-        if not path.is_symlink() or path.resolve() != (root / folder / chapter).resolve():
-            problems.append(f"chapters/{chapter}/{link} must be a link to ../../{folder}/{chapter}")
-    common = here / "subprojects" / "course-common"
-    if not common.exists() or common.resolve() != (root / "common").resolve():
-        problems.append(f"chapters/{chapter}/subprojects/course-common must lead to common/")
+    for link, target in LINKS.items():
+        path, target = here / link, root / target.format(chapter)
+        if not path.is_symlink() or path.resolve() != target.resolve():
+            problems.append(f"chapters/{chapter}/{link} must be a link to "
+                            f"{target.relative_to(root)}")
     api = here / f"{name}.cuh"
     api_text = api.read_text() if api.is_file() else ""
     where = f"chapters/{chapter}/{name}.cuh"
@@ -61,48 +50,31 @@ def file_problems(root, chapter):
             for side in ("solution", "exercise"))):
         problems.append(f"{where}: must declare the steps once, by a macro NAME_DECLARE_... "
                         "used in namespace solution and namespace exercise")
-    for table_type, table in STEP_TABLE.findall(api_text):
-        if (table_type, table) != ("StepInfo", "kSteps"):
-            problems.append(f"{where}: a step table is 'StepInfo kSteps[]', not "
-                            f"'{table_type} {table}[]'")
+    if re.search(r"\bStepInfo kSteps\[\]|\bkStepCount\s*=", api_text):
+        problems.append(f"{where}: the step table and count are generated ({name}_steps.hpp, "
+                        "from steps.json): include it instead of writing them")
 
     readme = (here / "README.md").read_text() if (here / "README.md").is_file() else ""
-    measured = sorted(p for p in here.glob("measured-*.json"))
+    measured = sorted(here.glob("measured-*.json"))
     if not measured:
-        problems.append(f"chapters/{chapter}: no measured-GPU.json (a benchmark run)")
+        problems.append(f"chapters/{chapter}: no measured-GPU.json (./course compare "
+                        f"{chapter[:2]} --record)")
     for json_path in measured:
         chart = json_path.with_suffix(".svg")
-        if not chart.is_file():
-            problems.append(f"chapters/{chapter}/{chart.name} is missing (./course chart "
-                            f"chapters/{chapter}/{json_path.name})")
-        elif f"]({chart.name})" not in readme:
-            problems.append(f"chapters/{chapter}/README.md does not show {chart.name}")
+        if not chart.is_file() or f"]({chart.name})" not in readme:
+            problems.append(f"chapters/{chapter}/README.md does not show {chart.name} (a "
+                            "measured charts block draws it)")
     if not re.search(r"\]\(figures/[\w-]+\.svg\)", readme):
         problems.append(f"chapters/{chapter}/README.md shows no figure from figures/")
-
-    known = {"README.md", "steps.json", "meson.build", "meson_options.txt", f"{name}.cuh",
-             f"{name}_host.cpp", f"{name}_device.cuh", f"bench_{name}.cu", f"bench_{name}.cpp",
-             "figures", "contrasts", "subprojects", *LINKS}
+    known = {"README.md", "steps.json", f"{name}.cuh", f"{name}_host.cpp", f"{name}_device.cuh",
+             f"bench_{name}.cu", f"bench_{name}.cpp", "figures", "subprojects", *LINKS}
     for path in sorted(here.iterdir()):
-        if path.name in known or MEASURED.fullmatch(path.name) or (
-                path.suffix == ".svg" and MEASURED.fullmatch(path.stem + ".json")):
+        stem = path.name[:-len(path.suffix)] if path.suffix in (".json", ".svg") else ""
+        if path.name in known or MEASURED.fullmatch(stem + ".json"):
             continue
         if path.name not in readme and f"{path.stem}." not in readme:
             problems.append(f"chapters/{chapter}/{path.name}: not part of a chapter's shape, and "
                             "the README does not say what it is")
-
-    meson_path = here / "meson.build"
-    meson = meson_path.read_text() if meson_path.is_file() else ""
-    project = re.search(r"project\([^)]*\)", meson, re.S)
-    if meson and (not project or "'cuda'" in project.group(0)):
-        problems.append(f"chapters/{chapter}/meson.build: project() must name only 'cpp'; CUDA "
-                        "joins after course-common's toolchain check (add_languages)")
-    common_at = meson.find("subproject('course-common')")
-    cuda_at = meson.find("add_languages('cuda'")
-    if meson and not 0 <= common_at < cuda_at:
-        problems.append(f"chapters/{chapter}/meson.build: add_languages('cuda', ...) must come "
-                        "after subproject('course-common'), which checks the toolchain first")
-
     solutions = {p.name for p in (root / "solutions" / chapter).glob("*.cu")}
     exercises = {p.name for p in (root / "exercises" / chapter).glob("*.cu")}
     for file_name in sorted(solutions ^ exercises):
@@ -124,30 +96,18 @@ def manifest_problems(root, chapter):
     if text != json.dumps(manifest, indent=2, ensure_ascii=False) + "\n":
         problems.append(f"{where}: not pretty-printed with a two-space indent (json.dumps(..., "
                         "indent=2, ensure_ascii=False) and a final newline)")
-    for key in sorted(set(manifest) - MANIFEST_KEYS):
-        problems.append(f"{where}: unknown key {key!r}")
-    for key in sorted({"title", "benchmark", "steps"} - set(manifest)):
-        problems.append(f"{where}: no {key!r}")
-    numbers = []
-    for step in manifest.get("steps", []):
-        label = f"{where}: step {step.get('step', '?')}"
-        for key in sorted(set(step) - STEP_KEYS):
-            problems.append(f"{label}: unknown key {key!r}")
-        for key in sorted(STEP_REQUIRED - set(step)):
-            problems.append(f"{label}: no {key!r}")
-        numbers.append(step.get("step"))
+    entries = [("", manifest, MANIFEST_KEYS, {"title", "steps"})]
+    entries += [(f": step {s.get('step', '?')}", s, STEP_KEYS, STEP_REQUIRED)
+                for s in manifest.get("steps", [])]
+    for kind, (allowed, required) in EDIT_KEYS.items():
+        entries += [(f": {kind} {e.get('name', '?')}", e, allowed, required)
+                    for e in manifest.get(kind + "s", [])]
+    for label, entry, allowed, required in entries:
+        problems += [f"{where}{label}: unknown key {k!r}" for k in sorted(set(entry) - allowed)]
+        problems += [f"{where}{label}: no {k!r}" for k in sorted(required - set(entry))]
+    numbers = [step.get("step") for step in manifest.get("steps", [])]
     if numbers != sorted(numbers) or len(set(numbers)) != len(numbers):
         problems.append(f"{where}: steps must be numbered in increasing order, got {numbers}")
-    for mistake in manifest.get("mistakes", []):
-        label = f"{where}: mistake {mistake.get('name', '?')}"
-        for key in sorted(set(mistake) - MISTAKE_KEYS):
-            problems.append(f"{label}: unknown key {key!r}")
-        if "plant" in mistake and not {"step", "file"} <= set(mistake):
-            problems.append(f"{label}: a plant needs its 'step' and 'file'")
-    for contrast in manifest.get("contrasts", []):
-        label = f"{where}: contrast {contrast.get('name', '?')}"
-        for key in sorted(set(contrast) ^ CONTRAST_KEYS):
-            problems.append(f"{label}: {'unknown' if key in contrast else 'missing'} key {key!r}")
     return problems
 
 
