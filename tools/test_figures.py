@@ -1,16 +1,14 @@
-#!/usr/bin/env python3
-"""Unit tests of diagrams.py (standard library only)."""
+"""Unit tests of figures.py, svg.py and the chapters' figures/draw.py (standard library only)."""
 import io
 import re
-import sys
+import shutil
 import tempfile
 import unittest
 import xml.etree.ElementTree as ET
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import diagrams  # noqa: E402
+from tools import figures, svg
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 OKABE_ITO = {"#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7"}
@@ -19,12 +17,11 @@ GREYS = {"#999999", "#EEEEEE", "#222222", "#F4F4F4", "white", "none"}
 
 class Figures(unittest.TestCase):
     def setUp(self):
-        self.figures = diagrams.render_all()
+        self.figures = figures.draw_all()
 
     def test_every_chapter_has_a_figure(self):
-        chapters = {path.split("/")[1] for path in self.figures}
-        for n in ("01", "02", "03", "04", "05", "06", "07", "08"):
-            self.assertTrue(any(c.startswith(n + "-") for c in chapters), n)
+        chapters = {path.split("/")[1][:2] for path in self.figures}
+        self.assertLessEqual({f"{n:02}" for n in range(9)}, chapters)
 
     def test_each_figure_is_well_formed_svg_with_text_labels_and_a_title(self):
         for path, text in self.figures.items():
@@ -61,30 +58,46 @@ class Figures(unittest.TestCase):
                 self.assertNotIn("href", text)
 
     def test_output_is_deterministic(self):
-        self.assertEqual(self.figures, diagrams.render_all())
+        self.assertEqual(self.figures, figures.draw_all())
+
+    def test_coordinates_are_short_and_text_is_escaped(self):
+        self.assertEqual([svg._num(v) for v in (3, 3.0, 34.5, 1 / 3)], ["3", "3", "34.5", "0.3"])
+        title = ET.fromstring(svg.Svg(100, 50, "a < b & c").render()).find(SVG_NS + "title")
+        self.assertEqual(title.text, "a < b & c")
 
 
 class Check(unittest.TestCase):
     def run_main(self, *args):
-        out, err = io.StringIO(), io.StringIO()
-        with redirect_stdout(out), redirect_stderr(err):
-            code = diagrams.main(list(args))
-        return code, err.getvalue()
+        output = io.StringIO()
+        with redirect_stdout(output), redirect_stderr(output):
+            code = figures.main(list(args))
+        return code, output.getvalue()
 
-    def test_writes_then_check_passes_and_fails_after_an_edit(self):
+    def test_writes_then_check_passes_and_names_every_problem(self):
         with tempfile.TemporaryDirectory() as tmp:
             root = Path(tmp)
-            self.assertEqual(self.run_main("--root", tmp, "--check")[0], 1)  # nothing there
+            for script in figures.ROOT.glob(figures.SCRIPTS):  # the scripts, not their SVGs
+                (root / script.relative_to(figures.ROOT)).parent.mkdir(parents=True)
+                shutil.copy(script, root / script.relative_to(figures.ROOT))
+            drawn = list(figures.draw_all(root))
+            first, stray = drawn[0], Path(drawn[0]).with_name("stray.svg").as_posix()
+            code, output = self.run_main("--root", tmp, "--check")  # no SVG written yet
+            self.assertEqual((code, output.count("missing")), (1, len(drawn)))
             self.assertEqual(self.run_main("--root", tmp)[0], 0)
             self.assertEqual(self.run_main("--root", tmp, "--check")[0], 0)
-            first = root / next(iter(diagrams.FIGURES))
-            first.write_text(first.read_text().replace("</svg>", "<g/></svg>"))
-            code, err = self.run_main("--root", tmp, "--check")
+            (root / first).write_text((root / first).read_text().replace("</svg>", "<g/></svg>"))
+            (root / stray).write_text("<svg/>")
+            code, output = self.run_main("--root", tmp, "--check")
             self.assertEqual(code, 1)
-            self.assertIn(next(iter(diagrams.FIGURES)), err)
+            self.assertIn(f"{first}: differs", output)
+            self.assertIn(f"{stray}: no draw.py draws it", output)
+            self.assertEqual(self.run_main("--root", tmp)[0], 1)  # redraws first, not the stray
+            self.assertNotIn(first, self.run_main("--root", tmp, "--check")[1])
 
     def test_checked_in_figures_are_current(self):
-        self.assertEqual(self.run_main("--check")[0], 0)
+        code, output = self.run_main("--check")
+        self.assertEqual(code, 0, output)
+        self.assertTrue(output.startswith("ok: "), output)
 
 
 if __name__ == "__main__":
