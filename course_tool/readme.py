@@ -17,7 +17,8 @@ cells; "once": [column headers] that every GPU shares (registers). With several 
 files each other column is repeated per GPU, side by side.
 
     <!-- measured value {"gpu": "h200", "row": "regex", "quantity": "time", "share": "of X"} -->
-    15.2 ms<!-- end measured -->        (a number in the prose; "speedup": "REGEX" gives 1.74x)
+    15.2 ms<!-- end measured -->        (a number in the prose; "speedup": "REGEX" gives 1.74x;
+                                         "context": "peak_dram_GB/s" what the run read off the GPU)
 
     <!-- measured charts {"title": "...", "only": "regex", "hide_skipped": true} -->
     ![...](measured-h200.svg)<!-- end measured -->       (one chart per measurement file)
@@ -66,7 +67,8 @@ class Measurement:
         self.path = Path(path)
         data = json.loads(self.path.read_text())
         self.rows = bench.parse_benchmark_json(data)
-        self.gpu = data.get("context", {}).get("gpu", "")
+        self.context = data.get("context", {})
+        self.gpu = self.context.get("gpu", "")
         self.key = self.path.stem[len("measured-"):]
         self.label = self.key.upper()
 
@@ -121,8 +123,8 @@ def share_of(measurement, row, share, quantity, column_pattern=""):
     if share == "ref":
         return row.get("%ref")
     other = measurement.row(share[len("of "):], column_pattern)
-    if other is None or "skipped" in other or "skipped" in row:
-        return None
+    if other is None or other is row or "skipped" in other or "skipped" in row:
+        return None  # (the reference itself shows no share of itself)
     if quantity in ("time", "%"):
         return 100 * seconds(other) / seconds(row)
     mine, theirs = quantity_of(row, quantity), quantity_of(other, quantity)
@@ -172,6 +174,8 @@ def render_value(spec, measurements):
     if not found:
         raise RenderError(f"no measured-{spec['gpu']}.json for the value {spec}")
     measurement = found[0]
+    if "context" in spec:  # what the benchmark read off the GPU, e.g. peak_dram_GB/s
+        return significant(float(measurement.context[spec["context"]]))
     row = measurement.row(spec["row"])
     if row is None or "skipped" in row:
         raise RenderError(f"{measurement.path.name} has no measured row {spec['row']!r}")
