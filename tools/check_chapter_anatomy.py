@@ -1,6 +1,7 @@
 """Checks every chapter against docs/chapter-anatomy.md: its files, its links, its manifest's
-keys and layout, and its README's sections and their order. Each problem names the chapter,
-the file and the rule; the rules are those marked [checked] in docs/chapter-anatomy.md.
+keys and layout, its README's sections and their order, and that each step's hint and recipe
+live in the manifest only. Each problem names the chapter, the file and the rule; the rules are
+those marked [checked] in docs/chapter-anatomy.md.
 
 usage (from the repository root): python3 -m tools.check_chapter_anatomy [--root DIR]
 """
@@ -23,6 +24,11 @@ MEASURED = re.compile(r"measured-([a-z0-9-]+)\.json")
 STEP_HEADING = re.compile(r"## Steps? (\d+)(?:-(\d+))?\b")
 TAIL = ["## Measured results", "## What the profiler shows",
         "## Tests, and the mistakes they catch", "## Bad input", "## Sources"]
+HINT_PARAGRAPH = re.compile(r"\*\*\s*Hint\b", re.IGNORECASE)
+HINT_COMMAND = re.compile(r"\./course hint (\d+)\.(\d+)")
+SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+# Sentences shorter than this many words are too common to say "the README repeats the hint".
+MIN_SENTENCE_WORDS = 6
 
 
 def file_problems(root, chapter):
@@ -163,11 +169,58 @@ def readme_problems(root, chapter):
     return problems
 
 
+def normalise(text):
+    """Lower case, no markdown backticks or emphasis marks, single spaces."""
+    return " ".join(text.replace("`", "").replace("*", "").split()).lower()
+
+
+def hint_problems(root, chapter):
+    """A step's hint (a question) and recipe live in the manifest only: the README points at
+    them (**Stuck?** ./course hint NN.S) and repeats neither, whole or one long sentence."""
+    here = root / "chapters" / chapter
+    if not (here / "steps.json").is_file() or not (here / "README.md").is_file():
+        return []
+    steps = json.loads((here / "steps.json").read_text()).get("steps", [])
+    readme = (here / "README.md").read_text()
+    where = f"chapters/{chapter}/README.md"
+    problems = []
+    for step in steps:
+        step_id = f"{chapter[:2]}.{step.get('step')}"
+        if "?" not in step.get("hint", "?"):
+            problems.append(f"{chapter} step {step_id}: the hint asks no question (no '?')")
+        for kind in ("hint", "recipe"):
+            text = step.get(kind, "")
+            if not text.strip():
+                problems.append(f"{chapter} step {step_id}: steps.json has no {kind} (shown by "
+                                f"./course hint {step_id}{' --more' if kind == 'recipe' else ''})")
+                continue
+            whole = normalise(text)
+            pieces = [whole] + [p.strip(" ()") for p in SENTENCE_END.split(whole)
+                                if len(p.split()) >= MIN_SENTENCE_WORDS]
+            copied = next((p for p in pieces if p in normalise(readme)), None)
+            if copied is not None:
+                what = f"the step's {kind}" if copied == whole else \
+                    f"a sentence of the step's {kind}, '{copied}'"
+                problems.append(f"{chapter} step {step_id}: {where} repeats {what}; keep it in "
+                                f"steps.json only and point at it with ./course hint {step_id}"
+                                + (" --more" if kind == "recipe" else ""))
+    numbers = {s.get("step") for s in steps}
+    for line_number, line in enumerate(readme.splitlines(), start=1):
+        if HINT_PARAGRAPH.search(line):
+            problems.append(f"{where}:{line_number} has a hint paragraph; the hint belongs in "
+                            f"steps.json only (point at it: **Stuck?** `./course hint "
+                            f"{chapter[:2]}.S` asks the question to think about.)")
+        for match in HINT_COMMAND.finditer(line):
+            if match.group(1) != chapter[:2] or int(match.group(2)) not in numbers:
+                problems.append(f"{where}:{line_number} points at ./course hint "
+                                f"{match.group(1)}.{match.group(2)}, which is not a step of "
+                                "this chapter")
+    return problems
+
+
 def chapter_problems(root, chapter):
     return (file_problems(root, chapter) + manifest_problems(root, chapter)
-            + readme_problems(root, chapter))
-
-
+            + readme_problems(root, chapter) + hint_problems(root, chapter))
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)

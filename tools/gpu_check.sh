@@ -4,15 +4,13 @@
 #   bench       each chapter's benchmark, alone on the GPU: OUTDIR/bench-NN-name.json
 #   tests       the solution suite (the reference, the known mistakes, the solutions' sanitizer
 #               runs; the profiler's directions with PROFILE=1) and the host suite
-#   exercise    each chapter's exercise suite, which must fail as shipped
-#   sanitizers  meson test --setup=memcheck|racecheck|synccheck over the solution suite
 #   learner     the learner's own runs (./course test NN.S), one build folder per chapter and
 #               the chapters in parallel: every step passes with only its own TODOs done and
 #               fails as shipped, every correct alternative is accepted, every known mistake
-#               is rejected (tools/check_steps_alone.py, check_alternatives.py, plant_mistakes.py)
+#               is rejected (python3 -m tools.learner steps|alternatives|mistakes)
 # Logs go to OUTDIR; the last lines printed are the summary.
 # usage: GPU_ARCH=sm_90 tools/gpu_check.sh CHAPTER[,CHAPTER...] OUTDIR [build] [bench] [tests]
-#                                          [exercise] [sanitizers] [learner]
+#                                          [learner]
 set -u
 chapters=$1
 out=$2
@@ -61,21 +59,6 @@ if [[ $what == *" tests "* ]]; then
   run_suite "host" "$out/tests-host.log" --suite host
 fi
 
-if [[ $what == *" exercise "* ]]; then
-  for chapter in ${chapters//,/ }; do
-    run_suite "$chapter:exercise" "$out/exercise-$chapter.log" --suite "$chapter:exercise"
-  done
-fi
-
-if [[ $what == *" sanitizers "* ]]; then
-  for tool in memcheck racecheck synccheck; do
-    run_suite "--setup=$tool" "$out/sanitizer-$tool.log" --setup="$tool" --suite solution \
-      --no-suite mistakes --no-suite profile
-    grep -hE 'ERROR SUMMARY|RACECHECK SUMMARY' "$build/meson-logs/testlog-$tool.txt" | sort |
-      uniq -c
-  done
-fi
-
 if [[ $what == *" learner "* ]]; then
   begin=$SECONDS
   for chapter in ${chapters//,/ }; do
@@ -83,9 +66,9 @@ if [[ $what == *" learner "* ]]; then
       export COURSE_BUILD="$PWD/build-learner-$chapter"
       [ -f "$COURSE_BUILD/build.ninja" ] || meson setup "$COURSE_BUILD" -Dbuildtype=release \
         -Dgpu_arch="$arch" -Dchapters="$chapter" > /dev/null
-      python3 -m tools.check_steps_alone "${chapter:0:2}"
-      python3 -m tools.check_alternatives "${chapter:0:2}"
-      python3 -m tools.plant_mistakes "${chapter:0:2}"
+      for check in steps alternatives mistakes; do
+        python3 -m tools.learner $check "${chapter:0:2}"
+      done
     ) > "$out/learner-$chapter.log" 2>&1 &
   done
   wait
@@ -93,6 +76,5 @@ if [[ $what == *" learner "* ]]; then
   for chapter in ${chapters//,/ }; do
     grep -hE '^[0-9]{2}\.[0-9]+ |stand alone|alternatives accepted|mistakes rejected|^===== ' \
       "$out/learner-$chapter.log" | grep -vE '===== .*(accepted|rejected) \(' | cut -c1-150
-    grep -hE 'stand alone|alternatives accepted|mistakes rejected' "$out/learner-$chapter.log"
   done
 fi

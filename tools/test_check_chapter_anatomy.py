@@ -106,5 +106,35 @@ class ChapterAnatomy(unittest.TestCase):
                       problems)
 
 
+    def edit_manifest(self, **step_one):
+        path = self.chapter / "steps.json"
+        manifest = json.loads(path.read_text())
+        manifest["steps"][0].update(step_one)
+        manifest["steps"][0] = {k: v for k, v in manifest["steps"][0].items() if v is not None}
+        path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
+
+    def test_a_hint_that_asks_nothing_and_a_missing_recipe_are_named(self):
+        self.edit_manifest(hint="Use index * 4 % 128.", recipe=None)
+        problems = self.problems()
+        self.assertIn("step 07.1: the hint asks no question", problems)
+        self.assertIn("step 07.1: steps.json has no recipe", problems)
+
+    def test_a_hint_or_a_sentence_of_a_recipe_copied_into_the_readme_is_named(self):
+        self.edit_manifest(hint="At s = 16, which banks do threads 0 and 1 hit? Write it down.",
+                           recipe="(1) Take s = 16. (2) Compute each thread's index and its bank.")
+        self.edit_readme("## Sources\n", "## Sources\n\nAt s = 16, which banks do *threads 0 "
+                         "and 1* hit? Write it\ndown. (2) Compute each thread's `index` and its bank.\n")
+        problems = self.problems()
+        self.assertIn("repeats the step's hint", problems)
+        self.assertIn("repeats a sentence of the step's recipe, '2) compute each thread's index "
+                      "and its bank.'", problems)
+
+    def test_a_hint_paragraph_and_a_pointer_to_no_step_are_named(self):
+        self.edit_readme("## Sources\n", "## Sources\n\n**Hint:** think.\n`./course hint 07.9`\n")
+        problems = self.problems()
+        self.assertIn("has a hint paragraph", problems)
+        self.assertIn("points at ./course hint 07.9, which is not a step", problems)
+
+
 if __name__ == "__main__":
     unittest.main()

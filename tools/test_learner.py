@@ -1,13 +1,13 @@
-"""Unit tests of tools/fill_todos.py (no GPU, no build)."""
+"""Unit tests of tools/learner.py (no GPU, no build)."""
 import re
 import tempfile
 import unittest
 from pathlib import Path
 
 from common.scripts import regions
-from tools import fill_todos
+from tools import learner
 
-ROOT = fill_todos.ROOT
+ROOT = learner.ROOT
 
 
 def reference_text(chapter, file_name):
@@ -20,10 +20,10 @@ def reference_text(chapter, file_name):
 class FilledText(unittest.TestCase):
     def test_each_step_fills_only_its_own_todos(self):
         checked = 0
-        for chapter in fill_todos.manifest.chapters(ROOT / "chapters"):
+        for chapter in learner.manifest.chapters(ROOT / "chapters"):
             for step in chapter.steps:
                 for file_name in step.files:
-                    filled = fill_todos.filled_text(chapter, file_name, step.number)
+                    filled = learner.filled_text(chapter, file_name, step.number)
                     shipped = (ROOT / "exercises" / chapter.name / file_name).read_text()
                     alone = chapter.file_steps()[file_name] == [step.number]
                     if alone:
@@ -36,8 +36,8 @@ class FilledText(unittest.TestCase):
         self.assertGreaterEqual(checked, 40)
 
     def test_code_goes_under_the_todo_and_top_lines_after_the_includes(self):
-        chapter = fill_todos.chapter("01")
-        filled = fill_todos.filled_text(chapter, "step3_interleaved.cu", 3,
+        chapter = learner.chapter("01")
+        filled = learner.filled_text(chapter, "step3_interleaved.cu", 3,
                                         ["  int planted = 1;\n"], ["#include <planted_header.h>"])
         lines = filled.splitlines()
         at = lines.index("  int planted = 1;")
@@ -46,8 +46,8 @@ class FilledText(unittest.TestCase):
         self.assertTrue(all(not l.startswith("#include") for l in lines[include + 1:]))
 
     def test_a_wrong_number_of_regions_is_refused(self):
-        with self.assertRaisesRegex(fill_todos.FillError, "TODO region"):
-            fill_todos.filled_text(fill_todos.chapter("01"), "step3_interleaved.cu", 3,
+        with self.assertRaisesRegex(learner.FillError, "TODO region"):
+            learner.filled_text(learner.chapter("01"), "step3_interleaved.cu", 3,
                                    ["a", "b"])
 
 
@@ -62,7 +62,7 @@ class AlternativeFiles(unittest.TestCase):
     def test_header_top_and_regions_are_read(self):
         path = self.write("// ALTERNATIVE 01.3 step3_interleaved.cu\n// a while loop\n"
                           "// @top\n#include <cstdio>\n// @region\n  int x = 0;\n  (void)x;\n")
-        alternative = fill_todos.Alternative(path)
+        alternative = learner.Alternative(path)
         self.assertEqual((alternative.chapter.name, alternative.step, alternative.file),
                          ("01-sum-of-squares", 3, "step3_interleaved.cu"))
         self.assertEqual(alternative.step_id, "01.3")
@@ -72,11 +72,11 @@ class AlternativeFiles(unittest.TestCase):
         self.assertIn("  int x = 0;\n", alternative.text())
 
     def test_a_file_without_the_header_is_refused(self):
-        with self.assertRaisesRegex(fill_todos.FillError, "ALTERNATIVE"):
-            fill_todos.Alternative(self.write("// @region\nint x;\n"))
+        with self.assertRaisesRegex(learner.FillError, "ALTERNATIVE"):
+            learner.Alternative(self.write("// @region\nint x;\n"))
 
     def test_every_alternative_in_the_tree_fits(self):
-        self.assertEqual(fill_todos.check(), 0)
+        self.assertEqual(learner.check(), 0)
         for path in ROOT.glob("tests/*/alternatives/*.cu"):
             self.assertTrue(re.match(r"[a-z0-9_]+$", path.stem), path)
 

@@ -1,14 +1,20 @@
-"""Writes what a learner writes: the shipped exercise file with one step's TODOs filled in, and
-judges it with the learner's own `./course test NN.S`.
+"""What a learner writes, judged by the learner's own `./course test NN.S` (on a GPU, with a
+configured build/; the exercise files are restored afterwards, whatever happens):
 
-Such files are:
-  - the reference code of step S alone (tools/check_steps_alone.py: every step must pass with
-    only its own TODOs done, and fail as shipped);
-  - a correct alternative, written in another style (tests/NN-name/alternatives/*.cu, which
-    `./course test` must accept: tools/check_alternatives.py);
-  - a known mistake of the manifest, planted (tools/plant_mistakes.py: must be rejected).
+    python3 -m tools.learner steps [WHICH ...]         every step stands alone: the shipped
+        exercise with ONLY step S's TODOs done (the reference code) passes ./course test NN.S,
+        and the shipped exercise fails it
+    python3 -m tools.learner alternatives [WHICH ...]  every correct alternative passes
+    python3 -m tools.learner mistakes [WHICH ...]      every known mistake of the manifests, the
+        solution with its edit in the learner's file, fails (the suites judge the same edits
+        built into binaries of their own: the Meson test "known mistake NAME is rejected")
+    python3 -m tools.learner check                     no GPU: every step's TODOs can be filled
+                                                       alone, every alternative fits its step
+    python3 -m tools.learner show 03.1|FILE            the exercise with a step's TODOs done, or
+                                                       with an alternative
+WHICH: a chapter (06), a step (06.3) or an alternative's or mistake's name (default: all).
 
-An alternative file (tests/NN-name/alternatives/<name>.cu):
+An alternative, tests/NN-name/alternatives/<name>.cu, is a step's TODOs done in another style:
 
     // ALTERNATIVE 06.3 step3_warp_shuffle.cu
     // what style it is written in, and why it is correct
@@ -18,12 +24,6 @@ An alternative file (tests/NN-name/alternatives/<name>.cu):
     ...the code under the step's first TODO in that file...
     // @region
     ...the code under its second TODO, if it has two...
-
-usage (from the repository root):
-    python3 -m tools.fill_todos 03.1             print the exercise with step 3.1's TODOs done
-    python3 -m tools.fill_todos tests/06-*/alternatives/cg_reduce.cu   the same, an alternative
-    python3 -m tools.fill_todos --check          no GPU: every step's TODOs can be filled alone,
-                                                 and every alternative fits its step (CI)
 """
 import argparse
 import re
@@ -109,8 +109,7 @@ class Alternative:
 
 def alternatives(which=()):
     found = [Alternative(p) for p in sorted(ROOT.glob("tests/*/alternatives/*.cu"))]
-    return [a for a in found if not which or any(
-        a.chapter.name.startswith(w) or a.name == w or a.step_id == w for w in which)]
+    return [a for a in found if wanted(which, a.chapter, a.step_id, a.name)]
 
 
 def judge(chapter, files, step_id):
@@ -153,27 +152,88 @@ def check():
     return 1 if problems else 0
 
 
+def wanted(which, chapter, *names):
+    return not which or any(w in (chapter.number, *names) for w in which)
+
+
+def check_steps(which):
+    """Each step with only its own TODOs done passes; as shipped it fails."""
+    print(f"{'step':<6} {'alone':<6} {'':8}   {'shipped':<6} {'':8}")
+    bad = good = 0
+    for chapter in manifest.chapters(ROOT / "chapters"):
+        for step in [s for s in chapter.steps if wanted(which, chapter, s.id)]:
+            shipped_rc, shipped_out, shipped_s = judge(chapter, {}, step.id)
+            alone_rc, alone_out, alone_s = judge(chapter, {
+                f: filled_text(chapter, f, step.number) for f in step.files}, step.id)
+            ok = alone_rc == 0 and shipped_rc != 0
+            good, bad = good + ok, bad + (not ok)
+            first = next((l.strip() for l in shipped_out.splitlines()
+                          if l.strip().startswith(("FAIL", "PASS", "course:"))), "")
+            print(f"{step.id:<6} {'PASS' if alone_rc == 0 else 'FAIL':<6} ({alone_s:4.0f} s)   "
+                  f"{'FAIL' if shipped_rc else 'PASS':<6} ({shipped_s:4.0f} s)   "
+                  f"{'ok' if ok else 'DOES NOT STAND ALONE'}   shipped: {first[:80]}", flush=True)
+            if alone_rc != 0:
+                print("   --- with only its own TODOs done:\n   " + alone_out.replace("\n", "\n   "))
+            if shipped_rc == 0:
+                print("   --- as shipped:\n   " + shipped_out.replace("\n", "\n   "))
+    print(f"{good} steps stand alone, {bad} do not")
+    return 1 if bad else 0
+
+
+def check_alternatives(which):
+    """Every correct alternative passes: a check that rejects correct code teaches wrong."""
+    accepted = rejected = 0
+    for alternative in alternatives(which):
+        rc, output, seconds = judge(alternative.chapter, {alternative.file: alternative.text()},
+                                    alternative.step_id)
+        accepted, rejected = accepted + (rc == 0), rejected + (rc != 0)
+        print(f"===== {alternative.step_id} {alternative.name}: "
+              f"{'accepted' if rc == 0 else 'REJECTED'} ({seconds:.0f} s)  {alternative.about}")
+        print(output, flush=True)
+    print(f"{accepted} alternatives accepted, {rejected} rejected")
+    return 1 if rejected or accepted == 0 else 0
+
+
+def check_mistakes(which):
+    """Every known mistake fails, with what a learner who made it sees."""
+    caught = missed = 0
+    for chapter in manifest.chapters(ROOT / "chapters"):
+        for mistake in [m for m in chapter.mistakes if wanted(which, chapter, m.name)]:
+            # The whole solution with the bug: the step's tests run its own piece alone.
+            rc, output, seconds = judge(chapter, {mistake.file: mistake.text()},
+                                        chapter.step(mistake.step).id)
+            caught, missed = caught + (rc != 0), missed + (rc == 0)
+            print(f"===== {chapter.number}.{mistake.step} {mistake.name}: "
+                  f"{'rejected' if rc else 'NOT CAUGHT'} ({seconds:.0f} s)")
+            print(output, flush=True)
+    print(f"{caught} planted mistakes rejected, {missed} not caught")
+    return 1 if missed else 0
+
+
+def show(what):
+    match = re.fullmatch(r"(\d+)\.(\d+)", what)
+    if not match:
+        print(Alternative(what).text(), end="")
+        return 0
+    found = chapter(match.group(1))
+    for file_name in found.step(int(match.group(2))).files:
+        print(filled_text(found, file_name, int(match.group(2))), end="")
+    return 0
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", nargs="?", help="a step (03.1) or an alternative's file")
-    parser.add_argument("--check", action="store_true", help="no GPU: everything fits (CI)")
+    parser.add_argument("command", choices=("steps", "alternatives", "mistakes", "check", "show"))
+    parser.add_argument("which", nargs="*")
     args = parser.parse_args(argv)
+    commands = {"steps": check_steps, "alternatives": check_alternatives,
+                "mistakes": check_mistakes, "check": lambda which: check(),
+                "show": lambda which: show(which[0])}
     try:
-        if args.check:
-            return check()
-        if args.what is None:
-            parser.error("name a step or an alternative, or give --check")
-        match = re.fullmatch(r"(\d+)\.(\d+)", args.what)
-        if match:
-            found = chapter(match.group(1))
-            for file_name in found.step(int(match.group(2))).files:
-                print(filled_text(found, file_name, int(match.group(2))), end="")
-        else:
-            print(Alternative(args.what).text(), end="")
-    except (FillError, manifest.ManifestError) as error:
+        return commands[args.command](args.which)
+    except (FillError, manifest.ManifestError, IndexError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    return 0
 
 
 if __name__ == "__main__":
