@@ -1,5 +1,5 @@
 """Google Benchmark's JSON as rows, the table ./course compare prints, and the GPU summary it
-prints first: the lesson's numbers (Little's law, launch configurations) for this GPU."""
+prints first: the lesson's numbers (bandwidth, latency, Little's law) for this GPU."""
 import json
 import re
 from pathlib import Path
@@ -64,7 +64,7 @@ def format_table(rows):
     return "\n".join(lines)
 
 
-# ---- the GPU the benchmark ran on, and the lesson's numbers recomputed for it -------------
+# ---- the GPU the benchmark ran on, and the lesson's numbers worked out for it --------------
 
 def context_number(context, key):
     """A number of the benchmark context (Google Benchmark stores custom context as text)."""
@@ -72,22 +72,6 @@ def context_number(context, key):
         return float(context[key])
     except (KeyError, TypeError, ValueError):
         return None
-
-
-def resident_blocks(context, threads, shared_bytes=0):
-    """Blocks of `threads` threads (and `shared_bytes` of shared memory) that one multiprocessor
-    holds at once by the thread, block and shared-memory limits; registers can lower it."""
-    per_sm_threads = context_number(context, "max_threads_per_multiprocessor")
-    if not per_sm_threads:
-        return None
-    limits = [int(per_sm_threads) // threads]
-    max_blocks = context_number(context, "max_blocks_per_multiprocessor")
-    if max_blocks:
-        limits.append(int(max_blocks))
-    shared = context_number(context, "shared_memory_per_multiprocessor_bytes")
-    if shared and shared_bytes:
-        limits.append(int(shared) // shared_bytes)
-    return max(0, min(limits))
 
 
 def row_value(rows, pattern, key):
@@ -125,72 +109,10 @@ def kib(n):
     return f"{n / 1024:,.1f} KiB" if n < 1024 * 1024 else f"{n / 1024 ** 2:,.2f} MiB"
 
 
-def launch_lines(number, context):
-    """The launch configurations a chapter's text and hints talk about, worked out for this GPU:
-    blocks resident per multiprocessor (by threads, blocks and shared memory) and waves."""
-    sms = context_number(context, "multiprocessors")
-    if not sms or resident_blocks(context, 32) is None:
-        return []
-    sms = int(sms)
-    lines = []
-
-    def matmul(label, tile, widths, shared_bytes=0):
-        threads = tile * tile
-        per_sm = resident_blocks(context, threads, shared_bytes)
-        slots = sms * per_sm
-        if not slots:
-            lines.append(f"{label} {tile}x{tile}: a block does not fit on a multiprocessor")
-            return
-        for width in widths:
-            blocks = (-(-width // tile)) ** 2
-            lines.append(f"{label} {tile}x{tile} ({threads} threads"
-                         + (f", {kib(shared_bytes)} shared" if shared_bytes else "")
-                         + f"), Width {width}: {blocks:,} blocks, {per_sm} per multiprocessor"
-                         f" x {sms} = {slots:,} at once: {blocks / slots:,.1f} waves")
-
-    if number == "01":
-        per_sm = resident_blocks(context, 256)
-        grid = sms * per_sm
-        lines.append(f"steps 4-5, 256 threads a block: {per_sm} blocks per multiprocessor x {sms}"
-                     f" = {grid:,} blocks fill the GPU")
-        for exponent in (20, 24, 28):
-            blocks = min(grid, -(-(1 << exponent) // (32 * 256)))
-            each = (1 << exponent) / (blocks * 256)
-            lines.append(f"  n = 2^{exponent}: <<<{blocks:,}, 256>>>, {each:,.1f} elements a thread"
-                         " (no fewer than 32: fewer blocks for small n)")
-    elif number == "02":
-        for tile in (8, 16, 32):
-            matmul("naive", tile, (1024, 4096))
-    elif number in ("03", "04"):
-        widths = (1024, 4096) if number == "03" else (4096, 4097)
-        for tile in (8, 16, 32):
-            matmul("tiles", tile, widths, 2 * tile * tile * 4)
-    elif number == "05":
-        per_sm = resident_blocks(context, 256)
-        slots = sms * per_sm
-        for kernels, per_block in (("kernels 1-3", 256), ("kernels 4-5", 512)):
-            blocks = (1 << 26) // per_block
-            lines.append(f"{kernels}, 256 threads, n = 2^26: first pass {blocks:,} blocks,"
-                         f" {per_sm} per multiprocessor x {sms} = {slots:,} at once:"
-                         f" {blocks / slots:,.1f} waves")
-    elif number == "06":
-        for steps, threads_per_sm in (("steps 2-3", None), ("steps 4-6", 1024)):
-            per_sm = resident_blocks(context, 256)
-            if threads_per_sm:
-                per_sm = min(per_sm, threads_per_sm // 256)
-            grid = sms * per_sm
-            lines.append(f"{steps} (256 threads a block"
-                         + (f", {threads_per_sm} per multiprocessor" if threads_per_sm else "")
-                         + f"): {per_sm} per multiprocessor x {sms} = {grid:,} blocks,"
-                         f" {(1 << 26) / (grid * 256):,.1f} elements a thread at n = 2^26")
-    return lines
-
-
-def gpu_summary(number, context, rows):
+def gpu_summary(context, rows):
     """What ./course compare prints before the table: the GPU, its bandwidth (nominal, and the
-    copy measured in the same run where the chapter has one), Little's law for it, and the
-    chapter's launch configurations worked out for it. Missing context fields (a JSON from an
-    older build) leave their lines out."""
+    copy measured in the same run where the chapter has one), and Little's law for it. Missing
+    context fields (a JSON from an older build) leave their lines out."""
     gpu = context.get("gpu", "the GPU")
     sms = context_number(context, "multiprocessors")
     per_sm_threads = context_number(context, "max_threads_per_multiprocessor")
@@ -221,9 +143,4 @@ def gpu_summary(number, context, rows):
                          " with every thread resident")
             lines.append(text)
         lines.append(f"  (latency {source})")
-    launches = launch_lines(number, context)
-    if launches:
-        lines.append("This chapter's launches on it (thread, block and shared-memory limits;"
-                     " registers can allow fewer):")
-        lines.extend("  " + line for line in launches)
     return "\n".join(lines)

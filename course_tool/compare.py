@@ -31,7 +31,7 @@ def command_compare(spec, full=False, record=False):
     data = json.loads(out.read_text())
     rows = bench.parse_benchmark_json(data)
     gpu = data.get("context", {}).get("gpu", "")
-    print("\n" + bench.gpu_summary(chapter.number, data.get("context", {}), rows))
+    print("\n" + bench.gpu_summary(data.get("context", {}), rows))
     print(f"\n{chapter.number} {chapter.title} on {gpu or 'the GPU'}")
     print(bench.format_table(rows))
     svg = out.with_suffix(".svg")

@@ -1,7 +1,6 @@
 """A chapter README's measured tables, values and charts, rendered from the measurement files
-beside it (chapters/NN-name/measured-<gpu>.json: a benchmark run, as `./course compare NN
---record` keeps it). Nothing measured is typed into a README: each block says what it shows,
-in a marker the renderer fills, and the host suite re-renders every README and diffs.
+beside it (measured-<gpu>.json: a benchmark run, as `./course compare NN --record` keeps it):
+nothing measured is typed into a README; the host suite re-renders every README and diffs.
 
     <!-- measured table {"rows": [["label", "regex"], ...],
                          "columns": [["header", "regex", "quantity", "share"], ...]} -->

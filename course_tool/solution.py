@@ -53,8 +53,6 @@ def command_hint(spec, more=False):
               "not the code.")
         return 0
     print(f"The question:\n{question}\n")
-    if not (step.recipe or "").strip():
-        raise CourseError(f"step {step.id} has no recipe in its steps.json yet")
     print("The recipe:")
     for paragraph in step.recipe.splitlines():
         print(textwrap.fill(paragraph, width=HINT_WIDTH, subsequent_indent="    "

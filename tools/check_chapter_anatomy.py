@@ -221,6 +221,8 @@ def hint_problems(root, chapter):
 def chapter_problems(root, chapter):
     return (file_problems(root, chapter) + manifest_problems(root, chapter)
             + readme_problems(root, chapter) + hint_problems(root, chapter))
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=Path(__file__).resolve().parent.parent)

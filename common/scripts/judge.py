@@ -1,20 +1,13 @@
-"""The one pass rule of a step, for the learner's `./course test NN.S` and for the course's own
-suites alike, so that the two never disagree:
+"""The one pass rule of a step, for the learner's `./course test NN.S` and the course's own
+suites alike, so that the two never disagree: (1) the step's tests (Step.test_filter) in each
+test binary of the chapter pass when one passed and every other passed or was skipped (a
+feature this GPU lacks); a step whose every test skipped did not run here; (2) only then, the
+same tests under each compute-sanitizer tool (small sizes): a report, or tests that fail only
+under the tool, fail the step.
 
-  1. the step's tests (manifest.Step.test_filter) in each of the chapter's test binaries: they
-     pass when at least one passed and every other one passed or was skipped (a test skipped
-     for a feature this GPU lacks neither passes nor fails; a step whose every test skipped did
-     not run here);
-  2. only then, the same tests under each compute-sanitizer tool (small sizes: the tests see
-     COURSE_UNDER_SANITIZER=1): a report, or tests that fail only under the tool, fail the step.
-
-A known mistake (a manifest "mistakes" entry) is the solution with a planted bug, built into a
-test binary of its own in the exercise's place; it must fail this rule, and where the manifest
-names a sanitizer for it, that tool must report it with the text given.
-
-usage:
-    python3 -m scripts.judge mistake CHAPTER_DIR NAME BINARY    exit 0 when the mistake is
-                                                                rejected (77: no GPU)
+A known mistake of the manifest, built into a test binary of its own in the exercise's place,
+must fail this rule; where the manifest names a sanitizer for it, that tool must report it.
+    python3 -m scripts.judge mistake CHAPTER_DIR NAME BINARY    exit 0: rejected (77: no GPU)
 """
 import json
 import os
@@ -94,8 +87,7 @@ def run_sanitizers(binary, gtest_filter, known_files=(), cwd=None, show=None):
 
 
 def skipped_sanitizers():
-    """One 'skipped (fix the failing test first)' line per tool: a sanitizer run of failing
-    code reports the failure again, not a memory bug."""
+    """A line per tool: a sanitizer run of failing code would report that failure again."""
     return [sanitizer_check.skipped_for_failing_tests(tool) for tool in manifest.SANITIZER_TOOLS]
 
 
@@ -147,7 +139,7 @@ def mistake_verdict(chapter, name, binary):
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
     if len(argv) != 4 or argv[0] != "mistake":
-        print(__doc__.split("usage:", 1)[1], file=sys.stderr)
+        print(__doc__.splitlines()[-1], file=sys.stderr)
         return 2
     return mistake_verdict(manifest.Chapter(argv[1]), argv[2], argv[3])
 
