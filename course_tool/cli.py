@@ -12,7 +12,8 @@
     ./course profile 01.3       Nsight Compute: the counters that show why step 3 is faster,
                                 for your kernel and the solution's
     ./course hint 01.3          a question to think about for step 3
-    ./course hint 01.3 --more   the recipe for step 3: the concrete steps, still not the code
+    ./course hint 01.3 --more   the question and a clue: the invariant to keep, or what to read
+    ./course hint 01.3 --recipe then the recipe: what each piece must achieve, still not the code
     ./course solution 01.3      the reference for step 3 (after its tests pass, or with --anyway)
     ./course watch 01           re-test chapter 01 whenever one of its exercise files changes
     ./course chart FILE.json    draw the chart of a benchmark JSON (FILE.svg next to it)
@@ -54,9 +55,11 @@ def build_parser():
     add_command(sub, "profile", "Nsight Compute: a step's counters, your kernel and the solution's",
                 lambda a: profile.command_profile(a.spec))
     hint = add_command(sub, "hint", "a question to think about for a step",
-                       lambda a: solution.command_hint(a.spec, a.more))
-    hint.add_argument("--more", action="store_true",
-                      help="the recipe too: the concrete steps, still not the code")
+                       lambda a: solution.command_hint(a.spec, a.tier))
+    hint.add_argument("--more", dest="tier", action="store_const", const=1, default=0,
+                      help="a clue too: the invariant to keep, or which figure to read")
+    hint.add_argument("--recipe", dest="tier", action="store_const", const=2,
+                      help="the clue and the recipe: what each piece must achieve, not the code")
     compare_parser = add_command(sub, "compare", "release benchmark: exercise, solution, vendor",
                                  lambda a: compare.command_compare(a.spec, a.full, a.record))
     compare_parser.add_argument("--full", action="store_true",

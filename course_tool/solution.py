@@ -1,5 +1,5 @@
-"""./course hint (the question, then the recipe) and ./course solution (the reference code of a
-step, once its tests pass)."""
+"""./course hint (the question, then a clue, then the recipe) and ./course solution (the
+reference code of a step, once its tests pass)."""
 import re
 import textwrap
 
@@ -41,19 +41,27 @@ def command_solution(spec, anyway=False):
     return 0
 
 
-def command_hint(spec, more=False):
-    """The step's question; with more, the question and then the recipe (the concrete steps,
-    still not the code) and where the code is."""
+# ./course hint's tiers after the question: the option that adds each, and what it gives.
+TIERS = ((" --more", "a clue: the invariant to keep, or what to read"),
+         (" --recipe", "the recipe: the steps in words, not the code"))
+
+
+def command_hint(spec, tier=0):
+    """The step's question; tier 1 adds the clue (the invariant, or which figure or section to
+    read), tier 2 the recipe too (what each piece must achieve) and where the code is."""
     _, step = manifest.resolve_step(spec, "hint")
     print(f"{step.id} {step.title}\n")
     question = textwrap.fill(step.hint, width=HINT_WIDTH)
-    if not more:
+    if tier == 0:
         print(question)
-        print(f"\nStill stuck? ./course hint {step.id} --more gives the recipe: the steps, "
-              "not the code.")
+    else:
+        print(f"The question:\n{question}\n")
+        print(f"The clue:\n{textwrap.fill(step.data.get('clue', ''), width=HINT_WIDTH)}")
+    if tier < 2:
+        option, what = TIERS[tier]
+        print(f"\nStill stuck? ./course hint {step.id}{option} gives {what}.")
         return 0
-    print(f"The question:\n{question}\n")
-    print("The recipe:")
+    print("\nThe recipe:")
     for paragraph in step.recipe.splitlines():
         print(textwrap.fill(paragraph, width=HINT_WIDTH, subsequent_indent="    "
                             if re.match(r"\(?\d+[.)]", paragraph) else ""))

@@ -1,7 +1,7 @@
 """Checks every chapter against docs/chapter-anatomy.md: its files, its links, its manifest's
-keys and layout, its README's sections and their order, and that each step's hint and recipe
-live in the manifest only. Each problem names the chapter, the file and the rule; the rules are
-those marked [checked] in docs/chapter-anatomy.md.
+keys and layout, its README's sections and their order, and that each step's hint, clue and
+recipe live in the manifest only and never repeat its solution's code. Each problem names the
+chapter, the file and the rule; the rules are those marked [checked] in docs/chapter-anatomy.md.
 
 usage (from the repository root): python3 -m tools.check_chapter_anatomy [--root DIR]
 """
@@ -11,9 +11,12 @@ import re
 import sys
 from pathlib import Path
 
+from common.scripts import regions
+from common.scripts.manifest import Chapter, ManifestError
+
 MANIFEST_KEYS = {"title", "builds_on", "steps", "mistakes", "contrasts"}
-STEP_KEYS = {"step", "title", "target", "hint", "recipe", "profile"}
-STEP_REQUIRED = {"step", "title", "hint", "recipe"}
+STEP_KEYS = {"step", "title", "target", "hint", "clue", "recipe", "profile"}
+STEP_REQUIRED = {"step", "title", "hint", "clue", "recipe"}
 EDIT_KEYS = {"mistake": ({"name", "step", "plant", "sanitizer"}, {"name", "step", "plant"}),
              "contrast": ({"name", "step", "meaning", "plant"},) * 2}
 # link -> where it leads, from chapters/NN-name (the chapter's name fills {})
@@ -29,6 +32,11 @@ HINT_COMMAND = re.compile(r"\./course hint (\d+)\.(\d+)")
 SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 # Sentences shorter than this many words are too common to say "the README repeats the hint".
 MIN_SENTENCE_WORDS = 6
+# A hint tier and the step's code may share no run of this many tokens (hint_problems).
+SHARED_RUN = 5
+TOKEN = re.compile(r"\w+|\S")
+EMPHASIS = re.compile(r"`|(?<![\w*])\*+(?=\w)|(?<=\w)\*+(?![\w*])")
+TIERS = {"hint": "", "clue": " --more", "recipe": " --recipe"}
 
 
 def file_problems(root, chapter):
@@ -174,9 +182,42 @@ def normalise(text):
     return " ".join(text.replace("`", "").replace("*", "").split()).lower()
 
 
+def tokens(text):
+    """Identifiers and numbers lower-cased; every other non-space character a token."""
+    return [token.lower() for token in TOKEN.findall(text)]
+
+
+def code_runs(chapter, number):
+    """Every run of SHARED_RUN tokens (and the shorter ends) in the code lines, comments left
+    out, of step `number`'s solution regions."""
+    runs = set()
+    for name in chapter.step(number).files:
+        text = chapter.solution_text(name)
+        lines = text.splitlines()
+        for region in regions.regions(text, name):
+            if region.step == number:
+                code = tokens(" ".join(line.split("//")[0] for line in
+                                       lines[region.begin + 1 + region.todo:region.end]))
+                runs.update(tuple(code[i:i + SHARED_RUN]) for i in range(len(code)))
+    return runs
+
+
+def shared_runs(text, runs):
+    """The longest runs of `text`'s tokens (markdown marks dropped) made of runs in `runs`."""
+    words, found = tokens(EMPHASIS.sub(" ", text)), []
+    for i in range(len(words) - SHARED_RUN + 1):
+        if tuple(words[i:i + SHARED_RUN]) in runs:
+            if found and i < found[-1][1]:
+                found[-1][1] = i + SHARED_RUN
+            else:
+                found.append([i, i + SHARED_RUN])
+    return list(dict.fromkeys(" ".join(words[begin:end]) for begin, end in found))
+
+
 def hint_problems(root, chapter):
-    """A step's hint (a question) and recipe live in the manifest only: the README points at
-    them (**Stuck?** ./course hint NN.S) and repeats neither, whole or one long sentence."""
+    """A step's hint (a question), clue and recipe live in the manifest only: the README points
+    at them (**Stuck?** ./course hint NN.S) and repeats none, whole or one long sentence; and
+    none shares a run of SHARED_RUN tokens with the code of the step's solution regions."""
     here = root / "chapters" / chapter
     if not (here / "steps.json").is_file() or not (here / "README.md").is_file():
         return []
@@ -188,12 +229,20 @@ def hint_problems(root, chapter):
         step_id = f"{chapter[:2]}.{step.get('step')}"
         if "?" not in step.get("hint", "?"):
             problems.append(f"{chapter} step {step_id}: the hint asks no question (no '?')")
-        for kind in ("hint", "recipe"):
+        try:
+            runs = code_runs(Chapter(here), step.get("step"))
+        except (ManifestError, regions.RegionError) as error:
+            runs = set()
+            problems.append(f"{chapter} step {step_id}: its solution regions: {error}")
+        for kind, option in TIERS.items():
             text = step.get(kind, "")
             if not text.strip():
                 problems.append(f"{chapter} step {step_id}: steps.json has no {kind} (shown by "
-                                f"./course hint {step_id}{' --more' if kind == 'recipe' else ''})")
+                                f"./course hint {step_id}{option})")
                 continue
+            problems += [f"{chapter} step {step_id}: the {kind} holds the solution's code "
+                         f"'{run}'; say what it must achieve instead"
+                         for run in shared_runs(text, runs)]
             whole = normalise(text)
             pieces = [whole] + [p.strip(" ()") for p in SENTENCE_END.split(whole)
                                 if len(p.split()) >= MIN_SENTENCE_WORDS]
@@ -202,8 +251,8 @@ def hint_problems(root, chapter):
                 what = f"the step's {kind}" if copied == whole else \
                     f"a sentence of the step's {kind}, '{copied}'"
                 problems.append(f"{chapter} step {step_id}: {where} repeats {what}; keep it in "
-                                f"steps.json only and point at it with ./course hint {step_id}"
-                                + (" --more" if kind == "recipe" else ""))
+                                f"steps.json only and point at it with ./course hint "
+                                f"{step_id}{option}")
     numbers = {s.get("step") for s in steps}
     for line_number, line in enumerate(readme.splitlines(), start=1):
         if HINT_PARAGRAPH.search(line):

@@ -113,17 +113,34 @@ class ChapterAnatomy(unittest.TestCase):
         manifest["steps"][0] = {k: v for k, v in manifest["steps"][0].items() if v is not None}
         path.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n")
 
-    def test_a_hint_that_asks_nothing_and_a_missing_recipe_are_named(self):
-        self.edit_manifest(hint="Use index * 4 % 128.", recipe=None)
+    def test_a_hint_that_asks_nothing_and_a_missing_clue_or_recipe_are_named(self):
+        self.edit_manifest(hint="Use index * 4 % 128.", clue=None, recipe=None)
         problems = self.problems()
         self.assertIn("step 07.1: the hint asks no question", problems)
-        self.assertIn("step 07.1: steps.json has no recipe", problems)
+        self.assertIn("step 07.1: steps.json has no clue (shown by ./course hint 07.1 --more)",
+                      problems)
+        self.assertIn("step 07.1: steps.json has no recipe (shown by ./course hint 07.1 --recipe)",
+                      problems)
+
+    def test_a_tier_that_holds_the_solutions_code_is_named_and_its_rewrite_passes(self):
+        solution = self.root / "solutions" / CHAPTER / "step1_1d_blocktiling.cu"
+        solution.write_text(solution.read_text().replace("    // END SOLUTION", (
+            "    P[row * Width + column] = 0;  // a comment: not code\n    // END SOLUTION")))
+        self.edit_manifest(recipe="(1) Its offset is `row * Width + column`.",
+                           clue="A comment: not code; *row* * Width is no code either.")
+        problems = self.problems()
+        self.assertIn(f"{CHAPTER} step 07.1: the recipe holds the solution's code 'row * width + "
+                      "column'", problems)
+        self.assertNotIn("the clue holds", problems)
+        self.edit_manifest(recipe="(1) Its offset: the whole rows before it, then its column.")
+        self.assertEqual(self.problems(), "")
 
     def test_a_hint_or_a_sentence_of_a_recipe_copied_into_the_readme_is_named(self):
         self.edit_manifest(hint="At s = 16, which banks do threads 0 and 1 hit? Write it down.",
                            recipe="(1) Take s = 16. (2) Compute each thread's index and its bank.")
         self.edit_readme("## Sources\n", "## Sources\n\nAt s = 16, which banks do *threads 0 "
-                         "and 1* hit? Write it\ndown. (2) Compute each thread's `index` and its bank.\n")
+                         "and 1* hit? Write it\ndown. (2) Compute each thread's `index` and its "
+                         "bank.\n")
         problems = self.problems()
         self.assertIn("repeats the step's hint", problems)
         self.assertIn("repeats a sentence of the step's recipe, '2) compute each thread's index "

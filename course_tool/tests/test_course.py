@@ -130,28 +130,40 @@ class StepState(unittest.TestCase):
 
 
 class Hints(unittest.TestCase):
-    def test_the_hint_asks_the_question_and_points_at_the_recipe(self):
+    def test_the_hint_asks_the_question_and_points_at_the_clue(self):
         _, step = manifest.resolve("01.3")
         status, out = printed(cli.main, ["hint", "01.3"])
         self.assertEqual(status, 0)
         self.assertIn(" ".join(step.hint.split()), " ".join(out.split()))
         self.assertIn("./course hint 01.3 --more", out)
-        self.assertNotIn("The recipe:", out)
+        self.assertNotIn("The clue:", out)
 
-    def test_more_gives_the_question_the_recipe_and_where_the_code_is(self):
+    def test_more_gives_the_question_and_the_clue_and_points_at_the_recipe(self):
         _, step = manifest.resolve("01.3")
         status, out = printed(cli.main, ["hint", "01.3", "--more"])
         self.assertEqual(status, 0)
-        question, recipe = out.split("The recipe:", 1)
+        question, clue = out.split("The clue:", 1)
         self.assertIn(" ".join(step.hint.split()), " ".join(question.split()))
+        self.assertIn(" ".join(step.data["clue"].split()), " ".join(clue.split()))
+        self.assertIn("./course hint 01.3 --recipe", out)
+        self.assertNotIn("The recipe:", out)
+
+    def test_recipe_gives_all_three_tiers_and_where_the_code_is(self):
+        _, step = manifest.resolve("01.3")
+        status, out = printed(cli.main, ["hint", "01.3", "--recipe"])
+        self.assertEqual(status, 0)
+        question, rest = out.split("The clue:", 1)
+        clue, recipe = rest.split("The recipe:", 1)
+        self.assertIn(" ".join(step.hint.split()), " ".join(question.split()))
+        self.assertIn(" ".join(step.data["clue"].split()), " ".join(clue.split()))
         self.assertIn(" ".join(step.recipe.split()), " ".join(recipe.split()))
         self.assertIn("./course solution 01.3", out)
 
-    def test_more_wraps_long_lines_and_keeps_the_recipes_line_breaks(self):
+    def test_the_recipe_wraps_long_lines_and_keeps_its_line_breaks(self):
         _, step = manifest.resolve("01.3")
         with replaced(step, recipe="(1) " + "word " * 40 + "\n(2) two"):
             with replaced(manifest, resolve=lambda spec: (step.chapter, step)):
-                status, out = printed(solution.command_hint, "01.3", True)
+                status, out = printed(solution.command_hint, "01.3", 2)
         self.assertEqual(status, 0)
         recipe = out.split("The recipe:\n", 1)[1].split("\n\nThe code itself")[0]
         lines = recipe.splitlines()
