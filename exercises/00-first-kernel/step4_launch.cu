@@ -34,7 +34,8 @@ std::vector<float> saxpy(SaxpyKernel kernel, float a, const std::vector<float>& 
   course::DeviceBuffer<float> y_device(y);
   // TODO: launch kernel over all n elements with blocks of `threads` threads, on the GPU
   //       copies of x and y; then make sure that both the launch and the kernel's run
-  //       succeeded, each failure thrown as a course::CudaError.
+  //       succeeded, each failure thrown as a course::CudaError. The launch's check takes
+  //       a name for the error message: COURSE_CHECK_LAUNCH("saxpy kernel").
   return y_device.to_host();
 }
 

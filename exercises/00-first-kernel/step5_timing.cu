@@ -20,7 +20,7 @@ float time_launch_ms(SaxpyKernel kernel, LaunchConfig config, int n, float a, co
   float milliseconds = 0.0f;
   // TODO: put the launch of kernel (with config, on x and y) between two events, wait until the
   //       second has happened, and read the milliseconds between them; check every call and
-  //       the launch, and destroy the events before returning.
+  //       the launch, and destroy the events before returning, also when a check throws.
   return milliseconds;
 }
 

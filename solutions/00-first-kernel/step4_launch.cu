@@ -36,7 +36,8 @@ std::vector<float> saxpy(SaxpyKernel kernel, float a, const std::vector<float>& 
   // BEGIN SOLUTION
   // TODO: launch kernel over all n elements with blocks of `threads` threads, on the GPU
   //       copies of x and y; then make sure that both the launch and the kernel's run
-  //       succeeded, each failure thrown as a course::CudaError.
+  //       succeeded, each failure thrown as a course::CudaError. The launch's check takes
+  //       a name for the error message: COURSE_CHECK_LAUNCH("saxpy kernel").
   const int n = static_cast<int>(x.size());
   const LaunchConfig config = launch_config(n, threads);
   kernel<<<config.grid, config.block>>>(n, a, x_device.data(), y_device.data());

@@ -17,17 +17,24 @@ float time_launch_ms(SaxpyKernel kernel, LaunchConfig config, int n, float a, co
   // BEGIN SOLUTION
   // TODO: put the launch of kernel (with config, on x and y) between two events, wait until the
   //       second has happened, and read the milliseconds between them; check every call and
-  //       the launch, and destroy the events before returning.
+  //       the launch, and destroy the events before returning, also when a check throws.
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
-  COURSE_CHECK(cudaEventCreate(&start));
-  COURSE_CHECK(cudaEventCreate(&stop));
-  COURSE_CHECK(cudaEventRecord(start));
-  kernel<<<config.grid, config.block>>>(n, a, x, y);
-  COURSE_CHECK_LAUNCH("saxpy kernel");
-  COURSE_CHECK(cudaEventRecord(stop));
-  COURSE_CHECK(cudaEventSynchronize(stop));
-  COURSE_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
+  try {
+    COURSE_CHECK(cudaEventCreate(&start));
+    COURSE_CHECK(cudaEventCreate(&stop));
+    COURSE_CHECK(cudaEventRecord(start));
+    kernel<<<config.grid, config.block>>>(n, a, x, y);
+    COURSE_CHECK_LAUNCH("saxpy kernel");
+    COURSE_CHECK(cudaEventRecord(stop));
+    COURSE_CHECK(cudaEventSynchronize(stop));
+    COURSE_CHECK(cudaEventElapsedTime(&milliseconds, start, stop));
+  } catch (...) {
+    // The error being thrown is the one to report: a failure to destroy is not checked here.
+    if (start != nullptr) cudaEventDestroy(start);
+    if (stop != nullptr) cudaEventDestroy(stop);
+    throw;
+  }
   COURSE_CHECK(cudaEventDestroy(start));
   COURSE_CHECK(cudaEventDestroy(stop));
   // END SOLUTION

@@ -2,6 +2,7 @@
 // kernel itself, and step 4's probe is a kernel.
 #include "first_kernel_checks.hpp"
 
+#include <climits>
 #include <cmath>
 #include <sstream>
 
@@ -104,15 +105,29 @@ std::vector<double> cpu_saxpy(float a, const std::vector<float>& x, const std::v
   if (config.grid.y != 1 || config.grid.z != 1) {
     return ::testing::AssertionFailure() << what.str() << ": the grid must be one-dimensional";
   }
+  const long long rounding_sum = n + (threads - 1ll);  // in 64 bits: it passes INT_MAX
+  const long long needed = n > 0 ? rounding_sum / threads : 1;
+  if (config.grid.x != needed && rounding_sum > INT_MAX) {
+    return ::testing::AssertionFailure()
+           << what.str() << ", not " << needed << " blocks: n + threads - 1 = " << rounding_sum
+           << " is past INT_MAX (" << INT_MAX << "), so rounding up as (n + threads - 1) / "
+           << "threads overflows an int here and wraps to a negative number. Round up "
+           << "without that sum: one more block when threads does not divide n";
+  }
   const long long covered = 1ll * config.grid.x * threads;
   if (covered < n) {
     return ::testing::AssertionFailure()
            << what.str() << ": " << covered << " threads for " << n << " elements, so the last "
            << n - covered << " are never computed";
   }
-  if (config.grid.x < 1 || (n > 0 && covered - threads >= n)) {
+  if (config.grid.x < 1) {
     return ::testing::AssertionFailure()
-           << what.str() << ": more blocks than needed (one fewer would still cover n), or none";
+           << what.str() << ": no block at all; a launch needs at least one, even for n = 0";
+  }
+  if (config.grid.x > needed) {
+    return ::testing::AssertionFailure()
+           << what.str() << ": " << config.grid.x << " blocks where " << needed
+           << " are enough: the blocks past those would have no element to compute";
   }
   return ::testing::AssertionSuccess();
 }

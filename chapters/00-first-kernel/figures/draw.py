@@ -1,12 +1,11 @@
-"""Chapter 00's figure, drawn from the index formula of its solution; redraw with
+"""Chapter 00's figure, drawn from the thread-to-element mapping of its solution; redraw with
 python3 -m tools.figures (from the repository root)."""
 from tools.svg import GREY, INK, LIGHT, SKY, THREAD_COLOURS, Svg
 
 
 def draw_round_trip():
     """The host/device round trip of SAXPY: two memories, the copies between them, the launch,
-    and the thread-to-element mapping i = blockIdx.x * blockDim.x + threadIdx.x with its tail
-    guard (n = 10, blocks of 4 threads: 3 blocks, 2 threads past the end)."""
+    and which thread updates which element, with the tail guard (n = 10, blocks of 4 threads: 3 blocks, 2 threads past the end)."""
     svg = Svg(800, 470, "The round trip of chapter 00: host memory, GPU memory, the copies, the "
                         "launch, and which thread updates which element")
     # The two memories.
@@ -31,8 +30,8 @@ def draw_round_trip():
     left, top = 92, 304
     svg.left_aligned(20, 264, f"The kernel: n = {n}, blocks of {threads} threads, "
                               f"ceil({n} / {threads}) = {blocks} blocks", size=13, bold=True)
-    svg.left_aligned(20, 284, "thread i = blockIdx.x * blockDim.x + threadIdx.x updates y[i]",
-                     size=13)
+    svg.left_aligned(20, 284, "each thread t of block b updates one element i of y: which one? "
+                              "(step 3)", size=13)
     for b in range(blocks):
         x = left + b * threads * cw
         svg.rect(x, top, threads * cw, 78, fill="none", stroke=INK, width=2)

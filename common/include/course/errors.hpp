@@ -66,5 +66,6 @@ void check_last_launch(const char* what, const char* file, int line);
   } while (0)
 
 // Put right after every kernel<<<...>>>: launches report their errors only when asked.
+// The argument names the kernel in the error: COURSE_CHECK_LAUNCH("saxpy kernel");
 #define COURSE_CHECK_LAUNCH(kernel_name) \
   ::course::check_last_launch(kernel_name, __FILE__, __LINE__)
