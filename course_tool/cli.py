@@ -1,7 +1,8 @@
 """The learner's loop around the exercises, on top of Meson (Python 3 standard library only).
 
-    ./course list               every chapter and step: not started, not tested yet, failing or
-                                passing (from your last ./course test; instant, no GPU); what next
+    ./course list               every chapter and step: not started, not tested yet, failing,
+                                passing or needs other GPU (from your last ./course test; instant,
+                                no GPU); what next
     ./course test 01            build what chapter 01 needs and run its exercise tests, per step
     ./course test 01.3          only step 3 (and its small cases under compute-sanitizer)
     ./course compare 01         release benchmark: exercise vs solution vs vendor, a table,

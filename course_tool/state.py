@@ -2,12 +2,16 @@
 that ./course list is instant (no build, no GPU) and ./course solution reuses a pass."""
 import json
 import os
+import re
 import time
 
 from . import manifest, paths
 from .paths import rel
 
 STATE_FILE = "course-state.json"  # in the build folder
+# The state of a step that this GPU cannot run: it does not block ./course list's "Next:" or
+# ./course solution.
+NEEDS_ANOTHER_GPU = "needs other GPU"
 
 
 def state_path():
@@ -15,7 +19,8 @@ def state_path():
 
 
 def read_state():
-    """{step id: {"verdict": "pass"|"fail", "time": seconds, "files": {path: mtime_ns}}}."""
+    """{step id: {"verdict": "pass"|"fail"|NEEDS_ANOTHER_GPU, "time": seconds,
+    "files": {path: mtime_ns}, "needs": what this GPU lacks (with NEEDS_ANOTHER_GPU)}}."""
     try:
         data = json.loads(state_path().read_text())
     except (OSError, ValueError):
@@ -34,11 +39,14 @@ def file_stamps(step):
     return stamps
 
 
-def record_verdict(step, passed, stamps):
-    """Keeps the verdict of `step` (stamps: its files' mtimes when they were judged)."""
+def record_verdict(step, passed, stamps, needs=""):
+    """Keeps the verdict of `step` (stamps: its files' mtimes when they were judged; needs: what
+    the step needs that this GPU lacks, judge.needs_another_gpu)."""
     steps = read_state()
-    steps[step.id] = {"verdict": "pass" if passed else "fail", "time": round(time.time(), 3),
-                      "files": stamps}
+    steps[step.id] = {"verdict": NEEDS_ANOTHER_GPU if needs else "pass" if passed else "fail",
+                      "time": round(time.time(), 3), "files": stamps}
+    if needs:
+        steps[step.id]["needs"] = needs
     path = state_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
@@ -55,12 +63,17 @@ def passed_as_is(step):
 
 def step_state(started, record, stamps=None):
     """(state, note) for ./course list, from the edit state and the step's last recorded
-    verdict: 'not started', 'not tested yet', 'passing' or 'failing'; the note names a judged
-    file that changed after that verdict ('' when none did). `stamps`: the files' mtimes now."""
+    verdict: 'not started', 'not tested yet', 'passing', 'failing' or NEEDS_ANOTHER_GPU (the note
+    then says what it needs); the note names a judged file that changed after that verdict
+    ('' when none did). `stamps`: the files' mtimes now."""
     if not started:
         return "not started", ""
     if not record:
         return "not tested yet", ""
+    if record.get("verdict") == NEEDS_ANOTHER_GPU:
+        # "step 4 needs compute capability 9.0 exactly (why); this GPU, name, is 8.6" -> short
+        needs = re.sub(r"\s*\([^)]*\)", "", record.get("needs", ""))
+        return NEEDS_ANOTHER_GPU, "(" + re.sub(r"^step \d+ ", "", needs) + ")"
     state = "passing" if record.get("verdict") == "pass" else "failing"
     changed = [name for name, stamp in record.get("files", {}).items()
                if stamps is None or stamps.get(name) != stamp]
@@ -70,18 +83,23 @@ def step_state(started, record, stamps=None):
 def command_list():
     """Instant and without a GPU: the verdicts ./course test recorded, never a new run."""
     recorded = read_state()
-    next_step = None
+    next_step, elsewhere = None, []
     for chapter in manifest.chapters():
         print(f"{chapter.number} {chapter.title}")
         for step in chapter.steps:
             state, note = step_state(manifest.is_started(step), recorded.get(step.id),
                                      file_stamps(step))
-            if state != "passing" and next_step is None:
+            if state == NEEDS_ANOTHER_GPU:
+                elsewhere.append(step.id)
+            elif state != "passing" and next_step is None:
                 next_step = step
             print(f"   {step.id:<6}{state:<16}{step.title}" + (f"  {note}" if note else ""))
     if next_step:
         print(f"\nNext: {next_step.id} {next_step.title}. "
               f"./course hint {next_step.id}, then ./course test {next_step.id}")
+    elif elsewhere:
+        print(f"\nEverything this GPU can run passes ({', '.join(elsewhere)} need another GPU). "
+              "./course compare NN shows how fast.")
     else:
         print("\nEverything passes. ./course compare NN shows how fast.")
     return 0

@@ -37,6 +37,12 @@ def verdict(step, results, sanitizer_outcomes=()):
     test's message, the skipped tests, each sanitizer's line, and the file to edit."""
     if not results:
         return f"  ?    {step.id} {step.title}: no test matched"
+    needs = judge.needs_another_gpu(results)
+    if needs:
+        return (f"  ---- {step.id} {step.title}: not run here, neither passed nor failed\n"
+                f"       {needs}\n"
+                f"       It does not block the next step; ./course solution {step.id} shows "
+                "its reference.")
     failed = [r for r in results if not r["passed"] and not r.get("skipped")]
     skipped = [r for r in results if r.get("skipped")]
     passed = judge.step_passes(results, sanitizer_outcomes)
@@ -83,6 +89,10 @@ def judge_step(step, stamps=None):
     test that needs none still fails the step; with nothing failed, it says what is missing."""
     stamps = state.file_stamps(step) if stamps is None else stamps
     results, no_gpu = run_step_tests(step)
+    needs = judge.needs_another_gpu(results)
+    if needs:  # neither a pass nor a failure: it does not block the next step
+        state.record_verdict(step, False, stamps, needs)
+        return False, results, []
     failed = [r for r in results if not r["passed"] and not r["skipped"]]
     if no_gpu and not failed:
         ran = f" ({len(results)} tests that need no GPU pass)" if results else ""

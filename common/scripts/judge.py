@@ -21,6 +21,10 @@ from . import manifest, sanitizer_check
 NO_GPU = 77
 
 
+# How a test of a step that this GPU cannot run skips (COURSE_SKIP_ON_THIS_GPU, testing.hpp).
+NEEDS_ANOTHER_GPU = "this GPU cannot run this step: "
+
+
 class NoGpu(Exception):
     """A test binary found no usable GPU; the message is its first line."""
 
@@ -67,6 +71,15 @@ def run_tests(binary, gtest_filter, cwd=None, show=None, fail_fast=False):
 def tests_pass(results):
     return any(r["passed"] for r in results) and all(r["passed"] or r["skipped"]
                                                      for r in results)
+
+
+def needs_another_gpu(results):
+    """What the step needs that this GPU lacks, from its skipped tests ('' when a test failed,
+    or when none skipped for that reason): such a step neither passes nor fails here."""
+    if any(not r["passed"] and not r.get("skipped") for r in results):
+        return ""
+    return next((r["message"].split(NEEDS_ANOTHER_GPU, 1)[1].strip() for r in results
+                 if r.get("skipped") and NEEDS_ANOTHER_GPU in r["message"]), "")
 
 
 def step_passes(results, outcomes):

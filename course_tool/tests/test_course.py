@@ -560,6 +560,32 @@ class WithoutAGpu(unittest.TestCase):
             self.judge(passing)
 
 
+class StoppedBinary(unittest.TestCase):
+    """A test binary that stops before its report (a crash, or the watchdog ending a kernel that
+    never finished) fails the step with a verdict line and a recorded state, like any failure."""
+
+    def test_the_watchdogs_stop_is_a_fail_line_with_its_message_and_is_recorded(self):
+        _, step = manifest.resolve("08.5")
+
+        def run_tests(binary, *args, **kwargs):
+            if "gpu" in str(binary):
+                raise RuntimeError("watchdog: an mbarrier wait of persistent_kernel never "
+                                   "completed")
+            return [{"name": "Host", "passed": True, "skipped": False, "message": ""}]
+
+        with tempfile.TemporaryDirectory() as tmp, replaced(paths, BUILD=Path(tmp)), \
+                replaced(meson, binary_path=lambda chapter, name: Path(tmp) / name), \
+                replaced(judge, run_tests=run_tests):
+            passed, results, outcomes = verdict.judge_step(step)
+            text = verdict.verdict(step, results, outcomes)
+            recorded = state.read_state()
+        self.assertFalse(passed)
+        self.assertIn("FAIL 08.5", text)
+        self.assertIn("stopped before the end of its tests", text)
+        self.assertIn("never completed", text)
+        self.assertEqual(recorded["08.5"]["verdict"], "fail")
+
+
 class SanitizerSuite(unittest.TestCase):
     """sanitizer_check.py in clean mode (the meson tests 'exercise under memcheck' and so on),
     with a fake compute-sanitizer and a fake test binary."""
@@ -675,6 +701,52 @@ class ListFromState(unittest.TestCase):
         self.assertEqual(record["verdict"], "pass")
         _, step = manifest.resolve("01.4")
         self.assertEqual(record["files"], state.file_stamps(step))
+
+
+class AnotherGpu(unittest.TestCase):
+    """A step this GPU cannot run (its tests skip with judge.NEEDS_ANOTHER_GPU) has a state of
+    its own: not a failure, and it blocks neither ./course list's Next nor ./course solution."""
+    NEEDS = ("step 4 needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only in "
+             "sm_90a code); this GPU, NVIDIA GeForce RTX 3060, is 8.6")
+    SKIPPED = [{"name": "Host", "passed": True, "skipped": False, "message": ""},
+               {"name": "TensorCoreGemm", "passed": False, "skipped": True,
+                "message": "tests/x.cpp:50\n" + judge.NEEDS_ANOTHER_GPU + NEEDS}]
+
+    def test_the_skip_prefix_is_the_one_the_tests_print(self):
+        testing_hpp = (ROOT / "common/include/course/testing.hpp").read_text()
+        self.assertIn(f'"{judge.NEEDS_ANOTHER_GPU}"', testing_hpp)
+
+    def test_test_says_it_neither_passed_nor_failed_and_list_moves_on(self):
+        _, step = manifest.resolve("08.4")
+        with tempfile.TemporaryDirectory() as tmp:
+            with step_run(tmp, tests=lambda step: self.SKIPPED,
+                          compile_targets=lambda targets: None):
+                code, out = printed(verdict.command_test, "08.4")
+                self.assertEqual(state.read_state()["08.4"]["needs"], self.NEEDS)
+            with step_run(tmp), replaced(manifest, is_started=lambda s: s.id in ("08.4", "08.5")):
+                listed = printed(state.command_list)[1]
+        self.assertEqual(code, 1)
+        self.assertIn("---- 08.4", out)
+        self.assertIn("neither passed nor failed", out)
+        self.assertIn(self.NEEDS, out)
+        self.assertRegex(listed, r"08\.4 +needs other GPU +TMA.*  \(needs compute capability "
+                                 r"9\.0 exactly; this GPU, NVIDIA GeForce RTX 3060, is 8\.6\)")
+        self.assertIn("Next: 00.1", listed)
+        self.assertNotIn("Next: 08.4", listed)
+
+    def test_the_reference_is_shown(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            with step_run(tmp, tests=lambda step: self.SKIPPED,
+                          compile_targets=lambda targets: None):
+                code, out = printed(solution.command_solution, "08.4", False)
+        self.assertEqual(code, 0)
+        self.assertIn("not run here", out)
+        self.assertIn("--- solutions/08-tensor-core-gemm/step4_wgmma_tma.cu", out)
+
+    def test_a_failure_beside_the_skip_is_a_failure(self):
+        failing = self.SKIPPED + [{"name": "Args", "passed": False, "skipped": False,
+                                   "message": "Expected 3"}]
+        self.assertEqual(judge.needs_another_gpu(failing), "")
 
 
 class SolutionUnlock(unittest.TestCase):

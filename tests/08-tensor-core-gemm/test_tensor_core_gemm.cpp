@@ -47,7 +47,7 @@ class TensorCoreGemm : public ::testing::TestWithParam<Case> {
  protected:
   void SetUp() override {
     const std::string why = why_step_cannot_run(std::get<1>(GetParam()));
-    if (!why.empty()) GTEST_SKIP() << "skipped, not passed: " << why;
+    if (!why.empty()) COURSE_SKIP_ON_THIS_GPU(why);
   }
 };
 
@@ -132,7 +132,7 @@ class Resources : public ::testing::TestWithParam<int> {};
 TEST_P(Resources, NoStepSpillsToLocalMemory) {
   const int step = GetParam();
   const std::string why = why_step_cannot_run(step);
-  if (!why.empty()) GTEST_SKIP() << "skipped, not passed: " << why;
+  if (!why.empty()) COURSE_SKIP_ON_THIS_GPU(why);
   const auto expect_no_spill = [step](const std::string& which) {
     const KernelResources used = solution_resources(step);
     EXPECT_EQ(used.local_bytes, 0u) << which << " uses " << used.registers << " registers and "

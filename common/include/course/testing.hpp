@@ -51,6 +51,11 @@ std::string exact_text(T value) {
 
 }  // namespace course
 
+// Skips a test of a step that this GPU cannot run (`why`: what the step needs, and what this GPU
+// is). ./course test gives such a step a state of its own, not a failure: it looks for this
+// prefix (NEEDS_ANOTHER_GPU in common/scripts/judge.py).
+#define COURSE_SKIP_ON_THIS_GPU(why) GTEST_SKIP() << "this GPU cannot run this step: " << (why)
+
 // The Solution/ and Exercise/ instances of a test suite whose parameter is the implementation
 // (an enum with members solution and exercise), each named after step STEP ("step3"): how
 // ./course test NN.S finds a step's tests (common/scripts/manifest.py). A suite whose cases
