@@ -21,12 +21,22 @@ def _num(value):
     return str(int(value)) if value == int(value) else str(value)
 
 
+# A generous average advance of sans-serif text, in em, for the check that a label fits.
+EM_PER_CHARACTER = {False: 0.5, True: 0.55}  # regular, bold
+
+
+class FigureError(ValueError):
+    """A label that would run past the figure's edge, where a viewer cuts it off."""
+
+
 class Svg:
-    """A tiny SVG writer: rectangles, lines (optionally with an arrowhead), text."""
+    """A tiny SVG writer: rectangles, lines (optionally with an arrowhead), text. A label that
+    would not fit inside the figure raises FigureError."""
 
     def __init__(self, width, height, title):
         self.width, self.height, self.title = width, height, title
         self.items = []
+        self.labels = []  # (left, right, baseline, text): what render() checks fits
 
     def rect(self, x, y, w, h, fill="none", stroke=INK, width=1, dash=None):
         extra = f' stroke-dasharray="{dash}"' if dash else ""
@@ -42,6 +52,9 @@ class Svg:
             f'stroke="{stroke}" stroke-width="{_num(width)}"{extra}/>')
 
     def text(self, x, y, s, size=13, anchor="middle", bold=False, fill=INK):
+        width = len(s) * size * EM_PER_CHARACTER[bool(bold)]
+        left = x - {"start": 0, "middle": width / 2, "end": width}[anchor]
+        self.labels.append((left, left + width, y, s))
         extra = ' font-weight="bold"' if bold else ""
         self.items.append(
             f'<text x="{_num(x)}" y="{_num(y)}" font-size="{size}" text-anchor="{anchor}" '
@@ -67,6 +80,10 @@ class Svg:
                       bold=bold)
 
     def render(self):
+        for left, right, baseline, label in self.labels:
+            if left < 0 or right > self.width or baseline > self.height:
+                raise FigureError(f"the label '{label}' runs past the figure '{self.title}' "
+                                  f"({self.width} x {self.height}): split it or make room")
         head = (
             f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.width}" '
             f'height="{self.height}" viewBox="0 0 {self.width} {self.height}" role="img" '

@@ -66,6 +66,16 @@ class Figures(unittest.TestCase):
         self.assertEqual(title.text, "a < b & c")
 
 
+    def test_a_label_past_the_edge_is_an_error_that_names_it(self):
+        figure = svg.Svg(200, 100, "a small figure")
+        figure.text(20, 40, "a label far too long for a figure two hundred wide", anchor="start")
+        with self.assertRaisesRegex(svg.FigureError, "'a label far too long.*' runs past"):
+            figure.render()
+        figure = svg.Svg(200, 100, "a small figure")
+        figure.text(100, 40, "fits", size=12)
+        figure.render()
+
+
 class Check(unittest.TestCase):
     def run_main(self, *args):
         output = io.StringIO()

@@ -109,9 +109,10 @@ def draw_swizzle():
                          "one ldmatrix matrix collide, one pass each.",
                          "Swizzled, the 8 rows put their piece c in 8 different slots, for every "
                          "c: one pass serves all 8.")
-    svg.left_aligned(20, y + 14, "slot = piece ^ x, with a different x (0-7) for each of the 8 "
-                                 "rows: the same function for the copy and for ldmatrix",
-                     size=13, bold=True)
+    y = svg.left_aligned(20, y + 14, "slot = piece ^ x, with a different x (0-7) for each of "
+                                     "the 8 rows:", "the same function for the copy and for "
+                                                    "ldmatrix", size=13, bold=True)
+    svg.height = y + 4
     return svg.render()
 
 
@@ -120,8 +121,10 @@ def draw_producer_consumer_ring():
     full[s] (count 1, plus the stage's 48 KiB) and empty[s] (count 8: one arrive per consumer
     warp). Slice t uses stage s = t % 4 in lap t / 4. Producer (warpgroup 0, thread 0): waits
     for empty[s], announces 48 KiB on full[s], starts 5 TMA copies. Consumers (warpgroups 1, 2):
-    wait for full[s], wgmma, arrive on empty[s]. (The order of the operations and the parities
-    are step 4's exercise: not drawn.)"""
+    wait for full[s], wgmma, arrive on empty[s]. The table gives each slice's stage, lap and
+    the parity each side waits for: the consumers the phase of full[s] the producer completes on
+    this lap, the producer the phase of empty[s] the consumers completed on the previous lap
+    (lap 0: the fresh barrier's parity 1, which passes at once)."""
     svg = Svg(800, 560, "Step 4's pipeline on Hopper: a producer warpgroup, two consumer "
                         "warpgroups, and a ring of 4 shared-memory stages with full and empty "
                         "barriers")
@@ -168,22 +171,29 @@ def draw_producer_consumer_ring():
                                       "8 complete the phase", size=11)
     svg.line(198, mid, 172, mid, width=2, arrow=True)
     svg.text(185, mid - 8, "wait", size=11)
-    # The ring's bookkeeping for the first laps (the parities each side waits for are step
-    # 4's exercise: not drawn).
+    # The ring's bookkeeping for the first laps, and the parity each side waits for: the
+    # consumers the phase of full[s] completed on this lap (lap 0's is its first, parity 0),
+    # the producer the phase of empty[s] completed on the previous lap (on lap 0 none: a fresh
+    # barrier counts as having completed parity 1, so that wait passes at once).
     y, lx, cw = 410, 250, 58
     table = [("slice t", lambda t: str(t)), ("stage s = t % 4", lambda t: str(t % 4)),
-             ("lap = t / 4", lambda t: str(t // 4))]
+             ("lap = t / 4", lambda t: str(t // 4)),
+             ("consumers wait on full[s] for parity", lambda t: str(t // 4 % 2)),
+             ("producer waits on empty[s] for parity", lambda t: str(1 - t // 4 % 2))]
     for k, (name, value) in enumerate(table):
         svg.text(lx - 8, y + k * 22 + 15, name, size=12, anchor="end", bold=(k == 0))
         for t in range(9):
             label = value(t) if t < 8 else "..."
             fill = LIGHT if k == 0 else (PALE if t // 4 % 2 else "white")
             svg.cell(lx + t * cw, y + k * 22, cw, 22, label, fill=fill, size=11, stroke=GREY)
-    svg.left_aligned(20, y + 94, "each completed phase of a barrier flips its parity: 0, 1, 0, "
-                                 "... (a fresh barrier counts as having completed parity 1);",
-                     bold=True)
-    svg.left_aligned(20, y + 114, "full[s] completes when the producer has arrived and all 48 KiB "
-                                  "have landed, empty[s] when all 8 consumer warps have arrived.")
+    y = svg.left_aligned(20, y + len(table) * 22 + 26,
+                         "Each completed phase of a barrier flips its parity: 0, 1, 0, ...; a "
+                         "fresh barrier counts as having",
+                         "completed parity 1, so the producer's lap-0 waits pass at once. full[s] "
+                         "completes when the producer",
+                         "has arrived and all 48 KiB have landed, empty[s] when all 8 consumer "
+                         "warps have arrived.")
+    svg.height = y + 4
     return svg.render()
 
 
