@@ -26,7 +26,7 @@ def run_step_tests(step):
             results += judge.run_tests(path, step.test_filter(), cwd=ROOT, show=meson.show)
         except judge.NoGpu as error:
             no_gpu = str(error)
-        except RuntimeError as error:
+        except judge.Stopped as error:
             results.append({"name": binary, "passed": False, "skipped": False,
                             "message": f"{binary} stopped before the end of its tests:\n{error}"})
     return results, no_gpu

@@ -156,6 +156,19 @@ def wanted(which, chapter, *names):
     return not which or any(w in (chapter.number, *names) for w in which)
 
 
+def failed_verdict(rc, output, step_id):
+    """./course test's verdict FAIL for the step: exit status 1 and its 'FAIL NN.S' line (exit
+    status 2 is no verdict: a build that failed, no GPU; a '----' line: this GPU cannot run it)."""
+    return rc == 1 and re.search(rf"^\s*FAIL {re.escape(step_id)}\b", output, re.M) is not None
+
+
+def nothing_selected(which, count):
+    if count == 0:
+        print(f"error: nothing matches {' '.join(which)}", file=sys.stderr)
+        return True
+    return False
+
+
 def check_steps(which):
     """Each step with only its own TODOs done passes; as shipped it fails."""
     print(f"{'step':<6} {'alone':<6} {'':8}   {'shipped':<6} {'':8}")
@@ -165,7 +178,7 @@ def check_steps(which):
             shipped_rc, shipped_out, shipped_s = judge(chapter, {}, step.id)
             alone_rc, alone_out, alone_s = judge(chapter, {
                 f: filled_text(chapter, f, step.number) for f in step.files}, step.id)
-            ok = alone_rc == 0 and shipped_rc != 0
+            ok = alone_rc == 0 and failed_verdict(shipped_rc, shipped_out, step.id)
             good, bad = good + ok, bad + (not ok)
             first = next((l.strip() for l in shipped_out.splitlines()
                           if l.strip().startswith(("FAIL", "PASS", "course:"))), "")
@@ -174,10 +187,10 @@ def check_steps(which):
                   f"{'ok' if ok else 'DOES NOT STAND ALONE'}   shipped: {first[:80]}", flush=True)
             if alone_rc != 0:
                 print("   --- with only its own TODOs done:\n   " + alone_out.replace("\n", "\n   "))
-            if shipped_rc == 0:
+            if not failed_verdict(shipped_rc, shipped_out, step.id):
                 print("   --- as shipped:\n   " + shipped_out.replace("\n", "\n   "))
     print(f"{good} steps stand alone, {bad} do not")
-    return 1 if bad else 0
+    return 1 if bad or nothing_selected(which, good + bad) else 0
 
 
 def check_alternatives(which):
@@ -191,23 +204,29 @@ def check_alternatives(which):
               f"{'accepted' if rc == 0 else 'REJECTED'} ({seconds:.0f} s)  {alternative.about}")
         print(output, flush=True)
     print(f"{accepted} alternatives accepted, {rejected} rejected")
-    return 1 if rejected or accepted == 0 else 0
+    return 1 if rejected or nothing_selected(which, accepted + rejected) else 0
 
 
 def check_mistakes(which):
     """Every known mistake fails, with what a learner who made it sees."""
-    caught = missed = 0
+    caught = missed = unjudged = 0
     for chapter in manifest.chapters(ROOT / "chapters"):
-        for mistake in [m for m in chapter.mistakes if wanted(which, chapter, m.name)]:
+        for mistake in chapter.mistakes:
+            step_id = chapter.step(mistake.step).id
+            if not wanted(which, chapter, mistake.name, step_id):
+                continue
             # The whole solution with the bug: the step's tests run its own piece alone.
-            rc, output, seconds = judge(chapter, {mistake.file: mistake.text()},
-                                        chapter.step(mistake.step).id)
-            caught, missed = caught + (rc != 0), missed + (rc == 0)
-            print(f"===== {chapter.number}.{mistake.step} {mistake.name}: "
-                  f"{'rejected' if rc else 'NOT CAUGHT'} ({seconds:.0f} s)")
+            rc, output, seconds = judge(chapter, {mistake.file: mistake.text()}, step_id)
+            verdict = ("rejected" if failed_verdict(rc, output, step_id) else
+                       "NOT CAUGHT" if rc == 0 else "NOT JUDGED HERE")
+            caught += verdict == "rejected"
+            missed += verdict == "NOT CAUGHT"
+            unjudged += verdict == "NOT JUDGED HERE"
+            print(f"===== {step_id} {mistake.name}: {verdict} ({seconds:.0f} s)")
             print(output, flush=True)
-    print(f"{caught} planted mistakes rejected, {missed} not caught")
-    return 1 if missed else 0
+    print(f"{caught} planted mistakes rejected, {missed} not caught, {unjudged} not judged here "
+          "(./course test gave no verdict: a failed build, no GPU, or a step this GPU cannot run)")
+    return 1 if missed or unjudged or nothing_selected(which, caught + missed + unjudged) else 0
 
 
 def show(what):

@@ -1,7 +1,9 @@
 """Unit tests of tools/learner.py (no GPU, no build)."""
+import io
 import re
 import tempfile
 import unittest
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 from common.scripts import regions
@@ -49,6 +51,46 @@ class FilledText(unittest.TestCase):
         with self.assertRaisesRegex(learner.FillError, "TODO region"):
             learner.filled_text(learner.chapter("01"), "step3_interleaved.cu", 3,
                                    ["a", "b"])
+
+
+class MistakeVerdicts(unittest.TestCase):
+    """Only ./course test's verdict FAIL NN.S rejects a mistake; no verdict is no proof."""
+
+    def check(self, rc, output, which=("02.1",)):
+        calls = []
+
+        def fake_judge(chapter, files, step_id):
+            calls.append(step_id)
+            return rc, output.format(step_id), 1.0
+
+        saved, learner.judge = learner.judge, fake_judge
+        try:
+            with redirect_stdout(io.StringIO()) as out, redirect_stderr(io.StringIO()):
+                status = learner.check_mistakes(list(which))
+        finally:
+            learner.judge = saved
+        return status, out.getvalue(), calls
+
+    def test_a_fail_line_rejects(self):
+        status, out, calls = self.check(1, "  FAIL {} the kernel\n")
+        self.assertEqual(status, 0, out)
+        self.assertTrue(calls and set(calls) == {"02.1"})  # a step id selects its mistakes
+        self.assertIn("rejected", out)
+
+    def test_a_failed_build_or_no_gpu_is_no_verdict(self):
+        status, out, _ = self.check(2, "course: the build failed\n")
+        self.assertEqual(status, 1)
+        self.assertIn("NOT JUDGED HERE", out)
+
+    def test_a_step_this_gpu_cannot_run_is_no_verdict(self):
+        status, out, _ = self.check(1, "  ---- {} not run here, neither passed nor failed\n")
+        self.assertEqual(status, 1)
+        self.assertIn("NOT JUDGED HERE", out)
+
+    def test_a_pass_is_not_caught_and_nothing_selected_is_an_error(self):
+        self.assertIn("NOT CAUGHT", self.check(0, "  PASS {}\n")[1])
+        status, _, calls = self.check(1, "  FAIL {}\n", which=("no_such_mistake",))
+        self.assertEqual((status, calls), (1, []))
 
 
 class AlternativeFiles(unittest.TestCase):

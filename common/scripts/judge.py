@@ -29,6 +29,15 @@ class NoGpu(Exception):
     """A test binary found no usable GPU; the message is its first line."""
 
 
+class Stopped(RuntimeError):
+    """A test binary stopped before its report; `started`: whether a test had begun (a crash or
+    the watchdog inside a test), or not (the program could not even start its tests)."""
+
+    def __init__(self, text, started):
+        super().__init__(text)
+        self.started = started
+
+
 def parse_gtest_json(data):
     """[{'name', 'passed', 'skipped', 'message'}] from GoogleTest's --gtest_output=json report."""
     results = []
@@ -48,8 +57,8 @@ def parse_gtest_json(data):
 
 def run_tests(binary, gtest_filter, cwd=None, show=None, fail_fast=False):
     """The results of BINARY's tests matching GTEST_FILTER. Raises NoGpu (exit 77), or
-    RuntimeError with the end of the output when the binary stopped before its report (a
-    crash, or a watchdog that ended a kernel that never finished)."""
+    Stopped with the end of the output when the binary stopped before its report (a crash, a
+    watchdog that ended a kernel that never finished, or a program that could not start)."""
     with tempfile.TemporaryDirectory() as tmp:
         report = Path(tmp) / "report.json"
         command = [str(binary), f"--gtest_filter={gtest_filter}", f"--gtest_output=json:{report}"]
@@ -63,8 +72,10 @@ def run_tests(binary, gtest_filter, cwd=None, show=None, fail_fast=False):
         if done.returncode == NO_GPU:
             raise NoGpu((done.stdout.strip().splitlines() or ["no usable GPU"])[0])
         if not report.exists():
-            raise RuntimeError(sanitizer_check.learner_locations(
-                "\n".join((done.stdout + done.stderr).splitlines()[-20:])))
+            output = done.stdout + done.stderr
+            raise Stopped(sanitizer_check.learner_locations(
+                f"(exit status {done.returncode})\n" + "\n".join(output.splitlines()[-20:])),
+                started="[ RUN      ]" in output)
         return parse_gtest_json(json.loads(report.read_text()))
 
 
@@ -105,8 +116,9 @@ def skipped_sanitizers():
 
 
 def mistake_verdict(chapter, name, binary):
-    """0 when the known mistake NAME, built into BINARY, is rejected; 1 when it is not;
-    NO_GPU when nothing could run."""
+    """0 when the known mistake NAME, built into BINARY, is rejected; 1 when it is not, or when
+    nothing judged it (no test matched, the program could not start); NO_GPU when this machine
+    cannot judge it (no GPU, every test skipped, or only a sanitizer could and none ran)."""
     if os.environ.get("COURSE_UNDER_SANITIZER") == "1":
         print("SKIP: a known mistake under a sanitizer test setup would only show its bug")
         return NO_GPU
@@ -119,17 +131,31 @@ def mistake_verdict(chapter, name, binary):
     except NoGpu as error:
         print(f"SKIP: {error}")
         return NO_GPU
-    except RuntimeError as error:  # a crash or the watchdog: rejected, as the learner sees it
-        print(f"rejected: {name} ({where}) stopped the tests:\n{error}")
+    except Stopped as error:
+        if not error.started:
+            print(f"FAIL: {binary} stopped before any test of step {step.id} began, so nothing "
+                  f"judged {name}:\n{error}")
+            return 1
+        print(f"rejected: {name} ({where}) stopped the tests:\n{error}")  # as the learner sees
         results = None
+    if results is not None and not results:
+        print(f"FAIL: no test of {binary} matches step {step.id}'s filter {gtest_filter}")
+        return 1
+    if results is not None and all(r["skipped"] for r in results):
+        print(f"SKIP: every test of step {step.id} skipped here, so nothing judged {name}: "
+              + results[0]["message"].strip())
+        return NO_GPU
     if results is not None and not tests_pass(results):
-        failed = next((r for r in results if not r["passed"] and not r["skipped"]), None)
-        print(f"rejected by the tests: {name} ({where})\n" +
-              (sanitizer_check.learner_locations(failed["message"]) if failed else
-               "every test was skipped here"))
+        failed = next(r for r in results if not r["passed"] and not r["skipped"])
+        print(f"rejected by the tests: {name} ({where})\n"
+              + sanitizer_check.learner_locations(failed["message"]))
     elif results is not None:
         outcomes = run_sanitizers(binary, gtest_filter)
         found = [o for o in outcomes if o.status in ("report", "tests-failed")]
+        if not found and all(o.status == "skipped" for o in outcomes):
+            print(f"SKIP: {name} passes step {step.id}'s tests, and no sanitizer could run here: "
+                  + "; ".join(o.text for o in outcomes))
+            return NO_GPU
         if not found:
             print(f"NOT CAUGHT: {name} passes step {step.id}'s tests and sanitizers: "
                   + "; ".join(o.text for o in outcomes))

@@ -22,6 +22,7 @@ usage (Meson runs it with PYTHONPATH=common/, so that `scripts` is this package)
                                                                and every step has a test
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -288,24 +289,48 @@ def filter_problems(chapter, tests_of):
     return problems
 
 
+def sanitizer_case_problems(binary, tests, sanitizer_tests):
+    """The sanitizer's cases (the tests listed under COURSE_UNDER_SANITIZER=1) must be among the
+    plain run's: a case that only the sanitizer run has could fail there alone, and ./course test
+    (which runs the plain tests first) and the suites would judge it differently."""
+    extra = sorted(set(sanitizer_tests) - set(tests))
+    return [f"{binary}: {test} runs only under compute-sanitizer (COURSE_UNDER_SANITIZER=1): "
+            "make the sanitizer's cases a subset of the plain run's" for test in extra]
+
+
+def listed_tests(binary, sanitizer):
+    """The binary's full test names, as the plain run or (sanitizer) a sanitizer run lists them;
+    None, with the reason printed, when it cannot list them."""
+    env = dict(os.environ)
+    env.pop("COURSE_UNDER_SANITIZER", None)
+    if sanitizer:
+        env["COURSE_UNDER_SANITIZER"] = "1"
+    done = subprocess.run([str(binary), "--gtest_list_tests"], capture_output=True, text=True,
+                          timeout=120, check=False, env=env)
+    if done.returncode != 0:
+        print(f"FAIL: {binary} --gtest_list_tests exited {done.returncode}:\n"
+              + (done.stdout + done.stderr)[-2000:])
+        return None
+    return gtest_names(done.stdout)
+
+
 def check_filters(chapter, binaries):
-    tests_of = {}
+    tests_of, problems = {}, []
     for binary in binaries:
-        done = subprocess.run([str(binary), "--gtest_list_tests"], capture_output=True,
-                              text=True, timeout=120, check=False)
-        if done.returncode != 0:
-            print(f"FAIL: {binary} --gtest_list_tests exited {done.returncode}:\n"
-                  + (done.stdout + done.stderr)[-2000:])
+        tests, sanitizer_tests = listed_tests(binary, False), listed_tests(binary, True)
+        if tests is None or sanitizer_tests is None:
             return 1
-        tests_of[Path(binary).name] = gtest_names(done.stdout)
-    problems = filter_problems(chapter, tests_of)
+        tests_of[Path(binary).name] = tests
+        problems += sanitizer_case_problems(Path(binary).name, tests, sanitizer_tests)
+    problems += filter_problems(chapter, tests_of)
     for problem in problems:
         print("FAIL: " + problem)
     if problems:
         return 1
     count = sum(t.startswith("Exercise/") for tests in tests_of.values() for t in tests)
-    print(f"ok: each of the {count} exercise tests belongs to a step, and every step of "
-          f"chapters/{chapter.name}/steps.json has tests")
+    print(f"ok: each of the {count} exercise tests belongs to a step, every step of "
+          f"chapters/{chapter.name}/steps.json has tests, and the sanitizer's cases are among "
+          "the plain run's")
     return 0
 
 

@@ -119,7 +119,6 @@ def run(tool, binary, gtest_filter, cwd=None, extra_args=(), timeout=900, known_
         return Outcome("skipped", f"{tool}: skipped, not passed: compute-sanitizer was not found "
                        "(it comes with the CUDA toolkit, in cuda/bin; put that on PATH)")
     env = dict(os.environ, COURSE_UNDER_SANITIZER="1")
-    env.pop("COURSE_KNOWN_WRONG", None)
     command = [sanitizer, "--tool", tool, "--error-exitcode", str(REPORT_EXIT),
                "--print-limit", "20"]
     if tool == "memcheck":
@@ -149,7 +148,6 @@ def failing_tests_without_sanitizer(binary, gtest_filter, cwd=None, timeout=900)
     the names of the failing tests (['?'] when the run ended without naming one).
     SKIP when there is no GPU."""
     env = dict(os.environ, COURSE_UNDER_SANITIZER="1")
-    env.pop("COURSE_KNOWN_WRONG", None)
     completed = subprocess.run([str(binary), f"--gtest_filter={gtest_filter}"], cwd=cwd, env=env,
                                capture_output=True, text=True, timeout=timeout, check=False)
     if completed.returncode == 0:

@@ -457,7 +457,7 @@ class Sanitizers(unittest.TestCase):
 ========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
 """
     MEMCHECK = """========= Invalid __global__ read of size 4 bytes
-=========     at void sum_of_squares::mistakes::<unnamed>::kernel(const int *, unsigned long, unsigned long long *, unsigned long long *)+0x2b0 in ../chapters/01-sum-of-squares/tests/mistakes/prefetch_past_the_end.cu:20
+=========     at void sum_of_squares::testing::<unnamed>::kernel(const int *, unsigned long, unsigned long long *, unsigned long long *)+0x2b0 in ../chapters/01-sum-of-squares/tests/sum_of_squares_checks.cpp:20
 =========     by thread (5,0,0) in block (0,0,0)
 ========= ERROR SUMMARY: 1 error
 """
@@ -468,7 +468,7 @@ class Sanitizers(unittest.TestCase):
         self.assertEqual(location, "exercises/05-reduction/reduce1_interleaved_divergent.cu:24")
         headline, location = sanitizer_check.first_report(self.MEMCHECK)
         self.assertIn("Invalid __global__ read", headline)
-        self.assertEqual(location, "tests/01-sum-of-squares/mistakes/prefetch_past_the_end.cu:20")
+        self.assertEqual(location, "tests/01-sum-of-squares/sum_of_squares_checks.cpp:20")
 
     def test_a_report_naming_the_file_alone_points_at_the_learners_file(self):
         report = ("========= Error: Race reported between Read access at void k()+0x2e0 in "
@@ -569,8 +569,8 @@ class StoppedBinary(unittest.TestCase):
 
         def run_tests(binary, *args, **kwargs):
             if "gpu" in str(binary):
-                raise RuntimeError("watchdog: an mbarrier wait of persistent_kernel never "
-                                   "completed")
+                raise judge.Stopped("watchdog: an mbarrier wait of persistent_kernel never "
+                                    "completed", started=True)
             return [{"name": "Host", "passed": True, "skipped": False, "message": ""}]
 
         with tempfile.TemporaryDirectory() as tmp, replaced(paths, BUILD=Path(tmp)), \

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from common.scripts import manifest, regions
+from common.scripts import cuda_tools, manifest, regions
 
 ROOT = Path(__file__).resolve().parents[3]
 CHAPTERS = manifest.chapters(ROOT / "chapters")
@@ -167,6 +167,15 @@ Host.
         self.assertEqual(step.test_filter("solution"), "Solution/*/step3:Solution/*/step3_*")
 
 
+class SanitizerCases(unittest.TestCase):
+    def test_a_case_only_the_sanitizer_run_has_is_named(self):
+        plain = ["Solution/T.step1_Width1024", "Solution/T.step1_Width16"]
+        self.assertEqual(manifest.sanitizer_case_problems("gpu", plain, plain[1:]), [])
+        problems = manifest.sanitizer_case_problems("gpu", plain, ["Solution/T.step1_Width256"])
+        self.assertEqual(len(problems), 1)
+        self.assertIn("Solution/T.step1_Width256 runs only under compute-sanitizer", problems[0])
+
+
 class MistakeVerdict(unittest.TestCase):
     """judge.py's rule for a known mistake, with a fake test binary in its place."""
 
@@ -191,10 +200,35 @@ class MistakeVerdict(unittest.TestCase):
         self.assertIn("P wrong", done.stdout)
         self.assertEqual(self.verdict("print('SKIP: no GPU'); sys.exit(77)").returncode, 77)
 
-    def test_a_crash_rejects_it_too(self):
-        done = self.verdict("print('the kernel did not finish'); sys.exit(3)")
+    def test_a_crash_inside_a_test_rejects_it_too(self):
+        done = self.verdict("print('[ RUN      ] Exercise/M.step1_x')\n"
+                            "print('the kernel did not finish'); sys.exit(3)")
         self.assertEqual(done.returncode, 0)
         self.assertIn("stopped the tests", done.stdout)
+
+    def test_a_program_that_cannot_start_its_tests_judges_nothing(self):
+        done = self.verdict("print('error while loading shared libraries'); sys.exit(127)")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("stopped before any test of step 02.1 began", done.stdout)
+
+    def test_no_matching_test_judges_nothing(self):
+        done = self.verdict("out = [a for a in sys.argv if a.startswith('--gtest_output=json:')]"
+                            "[0][20:]\njson.dump({'testsuites': []}, open(out, 'w'))\n")
+        self.assertEqual(done.returncode, 1)
+        self.assertIn("no test of", done.stdout)
+
+    def test_every_test_skipped_is_a_skip_not_a_rejection(self):
+        done = self.verdict(self.REPORT.format(
+            ", 'result': 'SKIPPED', 'skipped': {'message': 'this GPU cannot run this step'}"))
+        self.assertEqual(done.returncode, 77, done.stdout)
+        self.assertIn("every test of step 02.1 skipped here", done.stdout)
+
+    def test_passing_tests_with_no_sanitizer_to_run_are_a_skip(self):
+        if cuda_tools.find("compute-sanitizer"):
+            self.skipTest("compute-sanitizer is installed here")
+        done = self.verdict(self.REPORT.format(""))
+        self.assertEqual(done.returncode, 77, done.stdout)
+        self.assertIn("no sanitizer could run here", done.stdout)
 
 
 if __name__ == "__main__":
