@@ -39,6 +39,11 @@ def command_compare(spec, full=False, record=False):
                                    description=f"./course compare {chapter.number}"))
     print(f"\nwrote {rel(out)} and {svg.name}")
     if record:
-        for path in readme.record(chapter, out):
-            print(f"wrote {rel(path)}")
+        try:
+            for path in readme.record(chapter, out):
+                print(f"wrote {rel(path)}")
+        except readme.RenderError as error:
+            raise CourseError(f"The run is kept in chapters/{chapter.name}/, but its README "
+                              f"could not be rendered: {error}\nFix the block's spec, then run "
+                              "python3 -m course_tool.readme.") from None
     return 0

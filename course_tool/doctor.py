@@ -3,7 +3,7 @@ FAIL or SKIP (a missing tool: what it does is skipped), with the command that fi
 and WSL2. The limits come from common/scripts/toolchain.py, which Meson's configure checks too.
 
 Every probe goes through one System object, so that the tests fake whole machines
-(tools/test_course_doctor.py)."""
+(course_tool/tests/test_course_doctor.py)."""
 import json
 import os
 import re

@@ -158,6 +158,9 @@ def render_table(spec, measurements):
     lines = ["| " + " | ".join([corner] + [h for h, _, _ in columns]) + " |",
              "| --- |" + " ---: |" * len(columns)]
     for label, pattern in spec["rows"]:
+        if all(measurement.row(pattern, column[1]) is None for _, column, measurement in columns):
+            raise RenderError(f"the row {label!r} ({pattern}) matches no measured row in any "
+                              "column: a renamed benchmark row?")
         cells = []
         for header, column, measurement in columns:
             text = cell(measurement, pattern, column)
@@ -174,7 +177,8 @@ def render_value(spec, measurements):
         raise RenderError(f"no measured-{spec['gpu']}.json for the value {spec}")
     measurement = found[0]
     if "context" in spec:  # what the benchmark read off the GPU, e.g. peak_dram_GB/s
-        return significant(float(measurement.context[spec["context"]]))
+        value = float(measurement.context[spec["context"]])
+        return str(int(value)) if value.is_integer() else significant(value)  # counts as counts
     row = measurement.row(spec["row"])
     if row is None or "skipped" in row:
         raise RenderError(f"{measurement.path.name} has no measured row {spec['row']!r}")
@@ -280,6 +284,8 @@ def main(argv=None):
         print("Render them with python3 -m course_tool.readme (after ./course compare NN "
               "--record on a GPU, or after editing a block's spec).")
         return 1
+    if any(isinstance(problem, str) for problem in problems):
+        return 1  # a README that could not be rendered
     if args.check:
         print(f"ok: the measured tables, values and charts of {len(folders)} READMEs are what "
               "their measurement files render")

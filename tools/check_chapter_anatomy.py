@@ -39,6 +39,22 @@ EMPHASIS = re.compile(r"`|(?<![\w*])\*+(?=\w)|(?<=\w)\*+(?![\w*])")
 TIERS = {"hint": "", "clue": " --more", "recipe": " --recipe"}
 
 
+def chapters_built_on(root, chapter, seen=None):
+    """The chapters of the manifest's builds_on, and the ones those build on: the chapter's
+    subprojects/ links to each let it configure alone."""
+    seen = set() if seen is None else seen
+    try:
+        direct = json.loads((root / "chapters" / chapter / "steps.json").read_text()).get(
+            "builds_on", [])
+    except (OSError, ValueError):
+        return seen
+    for other in direct:
+        if isinstance(other, str) and other not in seen:
+            seen.add(other)
+            chapters_built_on(root, other, seen)
+    return seen
+
+
 def file_problems(root, chapter):
     name = chapter[3:].replace("-", "_")
     here = root / "chapters" / chapter
@@ -48,7 +64,10 @@ def file_problems(root, chapter):
         if not path.is_file()]
     if len([p for p in here.glob(f"bench_{name}.*") if p.suffix in (".cu", ".cpp")]) != 1:
         problems.append(f"chapters/{chapter}: needs one benchmark, bench_{name}.cu or .cpp")
-    for link, target in LINKS.items():
+    links = dict(LINKS)
+    links.update({f"subprojects/{other}": f"chapters/{other}"
+                  for other in chapters_built_on(root, chapter)})
+    for link, target in links.items():
         path, target = here / link, root / target.format(chapter)
         if not path.is_symlink() or path.resolve() != target.resolve():
             problems.append(f"chapters/{chapter}/{link} must be a link to "
@@ -64,7 +83,7 @@ def file_problems(root, chapter):
             for side in ("solution", "exercise"))):
         problems.append(f"{where}: must declare the steps once, by a macro NAME_DECLARE_... "
                         "used in namespace solution and namespace exercise")
-    if re.search(r"\bStepInfo kSteps\[\]|\bkStepCount\s*=", api_text):
+    if re.search(r"\bStepInfo kSteps\[\]|\bkStepCount\s*=(?!=)", api_text):
         problems.append(f"{where}: the step table and count are generated ({name}_steps.hpp, "
                         "from steps.json): include it instead of writing them")
 

@@ -1,5 +1,5 @@
-// Chapter 00, a first kernel: the API that the exercise, the solution and the known-wrong
-// variants implement, and the argument checks they share.
+// Chapter 00, a first kernel: the API that the exercise and the solution implement (and the
+// known mistakes of steps.json, planted into the solution), and the argument checks they share.
 //
 // The host side of every CUDA program, one step per file: ask the GPU what it is (step 1), move
 // data to it and back (step 2), a kernel, SAXPY y[i] = a * x[i] + y[i] (step 3), launch it over
@@ -11,6 +11,8 @@
 
 #include <cstddef>
 #include <vector>
+
+#include "first_kernel_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace first_kernel {
 

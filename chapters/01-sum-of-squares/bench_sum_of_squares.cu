@@ -8,6 +8,7 @@
 #include <cuda/std/functional>
 
 #include <algorithm>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -70,7 +71,7 @@ Result threads_only(const int* in, std::size_t n, int, int threads, Workspace& w
   return F(in, n, threads, ws);
 }
 
-const StepEntry kSteps[] = {
+const StepEntry kTimedSteps[] = {
     {"step1_one_thread", no_config<solution::step1_one_thread>,
      no_config<exercise::step1_one_thread>, false, 1, 20},
     {"step2_contiguous_chunks", threads_only<solution::step2_contiguous_chunks>,
@@ -82,6 +83,8 @@ const StepEntry kSteps[] = {
     {"step5_block_reduction", solution::step5_block_reduction,
      exercise::step5_block_reduction, true, kGridThreads, 28},
 };
+static_assert(std::size(kTimedSteps) == kStepCount - 1 && kFirstStep == 0,
+              "a row per step of steps.json but step 0 (the pointer chase, timed apart)");
 
 void bench_step(benchmark::State& state, const StepEntry& step, bool is_solution, std::size_t n) {
   const Input& input = input_of_size(n);
@@ -210,14 +213,14 @@ void course::bench::register_chapter_benchmarks() {
   course::bench::register_copy_bandwidth_benchmark(std::size_t{1} << 30);
 
   std::vector<bool> exercise_ok;
-  for (const StepEntry& step : kSteps) exercise_ok.push_back(exercise_step_is_correct(step));
+  for (const StepEntry& step : kTimedSteps) exercise_ok.push_back(exercise_step_is_correct(step));
 
   for (const int log2n : {20, 24, 28}) {
     const std::size_t n = std::size_t{1} << log2n;
     const std::string size = "/n=2^" + std::to_string(log2n);
     for (const bool is_solution : {false, true}) {
-      for (std::size_t s = 0; s < std::size(kSteps); ++s) {
-        const StepEntry& step = kSteps[s];
+      for (std::size_t s = 0; s < std::size(kTimedSteps); ++s) {
+        const StepEntry& step = kTimedSteps[s];
         if (log2n > step.max_log2n) continue;
         register_implementation_row(is_solution, exercise_ok[s], step.name + size, kSamples, 5,
                                     [step, is_solution, n](benchmark::State& state) {

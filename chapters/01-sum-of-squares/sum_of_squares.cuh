@@ -1,5 +1,5 @@
-// Chapter 01, sum of squares: the API that the exercise, the solution and the known-wrong
-// variants all implement, and the host-side pieces they share.
+// Chapter 01, sum of squares: the API that the exercise and the solution implement (and the
+// known mistakes of steps.json, planted into the solution), and the host-side pieces they share.
 //
 // Input: n ints already on the GPU. Output: the sum of their squares as a 64-bit unsigned
 // integer, exact, wrapping modulo 2^64 like unsigned arithmetic. Each step also reports the GPU
@@ -15,6 +15,7 @@
 
 #include "course/device_buffer.hpp"
 #include "course/guarded_buffer.hpp"
+#include "sum_of_squares_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace sum_of_squares {
 

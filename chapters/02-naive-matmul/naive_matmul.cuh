@@ -1,5 +1,5 @@
-// Chapter 02, naive matrix multiplication: the API that the exercise, the solution and the
-// known-wrong variants implement, and the argument checks they share.
+// Chapter 02, naive matrix multiplication: the API that the exercise and the solution (and the
+// known mistakes planted into it) implement, and the argument checks they share.
 //
 // P = M x N for square Width x Width row-major float matrices in GPU memory, one thread per
 // element of P (PMPP's first matmul kernel). Plain C++: tests and benchmarks include it from

@@ -1,7 +1,7 @@
-// Chapter 03, tiled matrix multiplication: the API that the exercise, the solution and the
-// known-wrong variants implement. P = M x N for square Width x Width row-major float matrices,
-// TILE_WIDTH x TILE_WIDTH tiles of M and N staged in shared memory. This chapter's kernel needs
-// Width to be a multiple of TILE_WIDTH; chapter 04 lifts that.
+// Chapter 03, tiled matrix multiplication: the API that the exercise and the solution (and the
+// known mistakes planted into it) implement. P = M x N for square Width x Width row-major float
+// matrices, TILE_WIDTH x TILE_WIDTH tiles of M and N staged in shared memory. This chapter's kernel
+// needs Width to be a multiple of TILE_WIDTH; chapter 04 lifts that.
 #pragma once
 
 #include "tiled_matmul_steps.hpp"  // kSteps, kStepCount: generated from steps.json

@@ -1,7 +1,7 @@
-// Chapter 04, tiles with boundary checks: the API that the exercise, the solution and the
-// known-wrong variants implement. The tiled kernel of chapter 03, made correct for any size:
-// square Width x Width (steps 1-3), then rectangular M (m x k) times N (k x n) (step 4).
-// All matrices row-major floats in GPU memory.
+// Chapter 04, tiles with boundary checks: the API that the exercise and the solution (and the known
+// mistakes planted into it) implement. The tiled kernel of chapter 03, made correct for any size:
+// square Width x Width (steps 1-3), then rectangular M (m x k) times N (k x n) (step 4). All
+// matrices row-major floats in GPU memory.
 #pragma once
 
 #include <string_view>

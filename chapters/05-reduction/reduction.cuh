@@ -1,6 +1,6 @@
-// Chapter 05, parallel reduction: the five classic kernels (after Mark Harris, "Optimizing
-// Parallel Reduction in CUDA"), each fixing the previous one's problem. This header is the API
-// that the exercise, the solution and the known-wrong variants implement, and the multi-pass
+// Chapter 05, parallel reduction: the five classic kernels (after Mark Harris, "Optimizing Parallel
+// Reduction in CUDA"), each fixing the previous one's problem. This header is the API that the
+// exercise and the solution (and the known mistakes planted into it) implement, and the multi-pass
 // host loop they share. Plain C++ apart from the templates' use of the CUDA runtime.
 //
 // One PASS reduces n elements to one sum per block. The host launches passes on the block sums

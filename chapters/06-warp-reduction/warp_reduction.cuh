@@ -1,6 +1,6 @@
 // Chapter 06, warp-level reduction: from the classic kernels 6 and 7 (complete unrolling, many
-// elements per thread) to warp shuffles, 16-byte loads and a single launch, at and beyond CUB.
-// This header is the API that the exercise, the solution and the known-wrong variants
+// elements per thread) to warp shuffles, 16-byte loads and a single launch, at and beyond CUB. This
+// header is the API that the exercise and the solution (and the known mistakes planted into it)
 // implement, and the host-side pieces they share. Plain C++ apart from the CUDA runtime.
 //
 // Every step computes the sum of n elements (int, float or double) already on the GPU and
@@ -168,6 +168,9 @@ inline constexpr StepFunction kStepFunctions[] = {
     {6, "step6_cub_block_reduce", true},
 };
 inline constexpr int kStepFunctionCount = sizeof(kStepFunctions) / sizeof(kStepFunctions[0]);
+static_assert(kStepFunctions[0].number == kFirstStep &&
+                  kStepFunctions[kStepFunctionCount - 1].number == kFirstStep + kStepCount - 1,
+              "kStepFunctions covers the steps of steps.json, in order");
 // The file a learner edits for one of them, in exercises/06-warp-reduction/.
 constexpr const char* file_of(const StepFunction& function) {
   return kSteps[function.number - kFirstStep].file;

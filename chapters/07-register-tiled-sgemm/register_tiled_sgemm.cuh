@@ -1,6 +1,7 @@
-// Chapter 07, register-tiled SGEMM: from chapter 04's ~18% of cuBLAS toward cuBLAS, by making
-// every value loaded from shared memory feed more multiply-adds. The API that the exercise, the
-// solution and the known-wrong variants implement. Plain C++ apart from the CUDA runtime.
+// Chapter 07, register-tiled SGEMM: from chapter 04's ~18% of cuBLAS toward cuBLAS, by making every
+// value loaded from shared memory feed more multiply-adds. The API that the exercise and the
+// solution (and the known mistakes planted into it) implement. Plain C++ apart from the CUDA
+// runtime.
 //
 // P = M x N in FP32, all row-major device matrices: M is m x k, N is k x n, P is m x n (the
 // course's convention since chapter 02). Every step takes any m, k, n >= 1 (chapter 04's
@@ -114,9 +115,11 @@ inline Sgemm solution_step(int number) {
   constexpr Sgemm steps[] = {solution::step1_1d_blocktiling, solution::step2_2d_blocktiling,
                              solution::step3_vectorized_loads, solution::step4_warptiling,
                              solution::step5_double_buffering};
+  static_assert(sizeof(steps) / sizeof(steps[0]) == kStepCount, "a function per step");
   return steps[number - 1];
 }
 inline KernelResources solution_resources(int number) {
+  static_assert(kStepCount == 5, "a case per step of steps.json");
   switch (number) {
     case 1: return solution::step1_resources();
     case 2: return solution::step2_resources();
@@ -129,6 +132,7 @@ inline Sgemm exercise_step(int number) {
   constexpr Sgemm steps[] = {exercise::step1_1d_blocktiling, exercise::step2_2d_blocktiling,
                              exercise::step3_vectorized_loads, exercise::step4_warptiling,
                              exercise::step5_double_buffering};
+  static_assert(sizeof(steps) / sizeof(steps[0]) == kStepCount, "a function per step");
   return steps[number - 1];
 }
 

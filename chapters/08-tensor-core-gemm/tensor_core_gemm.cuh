@@ -1,7 +1,7 @@
-// Chapter 08, tensor-core GEMM: from chapter 07's CUDA-core SGEMM to the tensor cores, with
-// FP16 inputs and FP32 accumulation, in five steps to cuBLAS. The API that the exercise,
-// the solution and the known-wrong variants implement. Plain C++ apart from the CUDA runtime
-// and the FP16 type.
+// Chapter 08, tensor-core GEMM: from chapter 07's CUDA-core SGEMM to the tensor cores, with FP16
+// inputs and FP32 accumulation, in five steps to cuBLAS. The API that the exercise and the solution
+// (and the known mistakes planted into it) implement. Plain C++ apart from the CUDA runtime and the
+// FP16 type.
 //
 // C = A x B: A is m x k, B is k x n, C is m x n, all row-major device matrices; A and B hold
 // __half (FP16), C float (FP32). These are the names of the PTX manual and of cuBLAS, which
@@ -125,15 +125,18 @@ inline Gemm solution_step(int number) {
   constexpr Gemm steps[] = {solution::step1_wmma, solution::step2_mma_ldmatrix,
                             solution::step3_multistage_swizzle, solution::step4_wgmma_tma,
                             solution::step5_persistent_tiles};
+  static_assert(sizeof(steps) / sizeof(steps[0]) == kStepCount, "a function per step");
   return steps[number - 1];
 }
 inline Gemm exercise_step(int number) {
   constexpr Gemm steps[] = {exercise::step1_wmma, exercise::step2_mma_ldmatrix,
                             exercise::step3_multistage_swizzle, exercise::step4_wgmma_tma,
                             exercise::step5_persistent_tiles};
+  static_assert(sizeof(steps) / sizeof(steps[0]) == kStepCount, "a function per step");
   return steps[number - 1];
 }
 inline KernelResources solution_resources(int number) {
+  static_assert(kStepCount == 5, "a case per step of steps.json");
   switch (number) {
     case 1: return solution::step1_resources();
     case 2: return solution::step2_resources();

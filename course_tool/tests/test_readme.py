@@ -77,6 +77,9 @@ class Rendering(unittest.TestCase):
                      {"gpu": "h200", "row": "/Width:1024"}):  # no GPU, no row, several rows
             with self.assertRaises(readme.RenderError, msg=spec):
                 self.render(self.block("value", spec))
+        renamed = dict(TABLE, rows=TABLE["rows"] + [["3", "^Solution/step3/"]])
+        with self.assertRaisesRegex(readme.RenderError, "'3' .* matches no measured row"):
+            self.render(self.block("table", renamed))
 
     def test_charts_one_per_gpu_and_the_chapter_is_checked_and_rewritten(self):
         with tempfile.TemporaryDirectory() as folder:

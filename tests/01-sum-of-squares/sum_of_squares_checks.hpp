@@ -1,4 +1,4 @@
-// What the chapter-01 tests check, shared by the exercise, solution and known-wrong-variant
+// What the chapter-01 tests check, shared by the exercise, solution and known-mistake
 // tests: the CPU reference, the steps under test with their launch configurations, and one
 // checker that says where and why a result is wrong.
 #pragma once
