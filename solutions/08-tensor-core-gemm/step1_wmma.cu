@@ -28,9 +28,10 @@ constexpr int FRAG = 16;                              // WMMA's 16 x 16 x 16
 constexpr int FRAGS_M = WARP_M / FRAG, FRAGS_N = WARP_N / FRAG;  // 4 x 2 per warp
 constexpr int kWarps = (BM / WARP_M) * (BN / WARP_N);            // 8
 constexpr int kThreads = kWarps * 32;
-// Shared rows 16 halves longer than the tile, so that consecutive rows do not start in the same
-// bank. load_matrix_sync wants a pointer on 32 bytes and ldm a multiple of 8 halves: fragments
-// 16 rows or 16 columns apart in these tiles keep both.
+// Shared rows 16 halves (32 bytes) longer than the tile: consecutive rows then start in different
+// banks, and every row starts on 32 bytes, which load_matrix_sync wants of a fragment's pointer
+// (and ldm a multiple of 8 halves). 8 halves would also keep the fragments of this step on 32
+// bytes, but only because they start 16 rows apart; 16 keeps any row's start there.
 constexpr int A_LD = BK + 16, B_LD = BN + 16;
 
 using AFragment = wmma::fragment<wmma::matrix_a, FRAG, FRAG, FRAG, __half, wmma::row_major>;
