@@ -5,7 +5,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -124,13 +126,7 @@ TEST_P(Launch, KernelGetsGpuPointers) {
   EXPECT_TRUE(kernel_gets_gpu_pointers(steps().saxpy, file("step4_launch.cu")));
 }
 
-// Step 5 with the solution's kernel and configuration on arrays of n floats.
-float time_solution_saxpy(const Steps& steps, int n) {
-  course::DeviceBuffer<float> x(random_floats(n, 10)), y(random_floats(n, 11));
-  return steps.time_launch_ms(solution::saxpy_kernel(), solution::launch_config(n, 256), n,
-                              2.0f, x.data(), y.data());
-}
-
+// Step 5, timing the solution's kernel and configuration.
 TEST_P(Timing, TimesTheKernelItLaunches) {
   const int n = 1000;
   const std::vector<float> x = random_floats(n, 12), y = random_floats(n, 13);
@@ -144,13 +140,25 @@ TEST_P(Timing, TimesTheKernelItLaunches) {
 }
 
 TEST_P(Timing, TimeGrowsWithN) {
-  // 2^22 floats is also the size of the compute-sanitizer run, which leaves out 2^26.
-  std::vector<int> larges = {1 << 22};
-  if (!course::under_sanitizer()) larges.push_back(1 << 26);
-  time_solution_saxpy(steps(), larges.front());  // a first launch pays for loading the kernel
-  const float small_ms = time_solution_saxpy(steps(), 1 << 12);
-  for (const int large : larges) {
-    const float large_ms = time_solution_saxpy(steps(), large);
+  if (course::under_sanitizer()) {
+    GTEST_SKIP() << "times under compute-sanitizer are its instrumentation's; the plain run "
+                    "checks them";
+  }
+  // The shortest of three launches: the first pays for loading the kernel, and another
+  // process's kernels on the same GPU can only add to a time.
+  const auto shortest_ms = [&](int n) {
+    course::DeviceBuffer<float> x(random_floats(n, 10)), y(random_floats(n, 11));
+    float shortest = std::numeric_limits<float>::infinity();
+    for (int launch = 0; launch < 3; ++launch) {
+      shortest = std::min(shortest, steps().time_launch_ms(solution::saxpy_kernel(),
+                                                           solution::launch_config(n, 256), n,
+                                                           2.0f, x.data(), y.data()));
+    }
+    return shortest;
+  };
+  const float small_ms = shortest_ms(1 << 12);
+  for (const int large : {1 << 22, 1 << 26}) {
+    const float large_ms = shortest_ms(large);
     EXPECT_GT(large_ms, small_ms)
         << file("step5_timing.cu") << ": " << small_ms << " ms for 2^12 floats, " << large_ms
         << " ms for " << large << ": are the events recorded around the launch, and is the "
