@@ -280,12 +280,12 @@ def main(argv=None):
     for problem in problems:
         if isinstance(problem, str):
             print(problem)
-    if args.check and problems:
+    if args.check and any(not isinstance(problem, str) for problem in problems):
         print("Render them with python3 -m course_tool.readme (after ./course compare NN "
               "--record on a GPU, or after editing a block's spec).")
         return 1
-    if any(isinstance(problem, str) for problem in problems):
-        return 1  # a README that could not be rendered
+    if problems:
+        return 1  # a README that differs, or that could not be rendered
     if args.check:
         print(f"ok: the measured tables, values and charts of {len(folders)} READMEs are what "
               "their measurement files render")

@@ -29,7 +29,11 @@ def command_solution(spec, anyway=False):
     cannot run it: a recorded pass of these very files is reused, else the step is judged
     now."""
     chapter, step = manifest.resolve_step(spec, "solution")
-    if not anyway and not state.passed_as_is(step):
+    recorded = state.verdict_as_is(step)
+    if recorded == state.NEEDS_ANOTHER_GPU:
+        print(f"This GPU cannot run step {step.id} (./course test {step.id} says why); "
+              "its reference:\n")
+    elif not anyway and recorded != "pass":
         stamps = state.file_stamps(step)
         meson.build(chapter.test_binaries)
         passed, results, outcomes = verdict.judge_step(step, stamps)

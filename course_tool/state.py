@@ -54,11 +54,11 @@ def record_verdict(step, passed, stamps, needs=""):
     os.replace(temporary, path)
 
 
-def passed_as_is(step):
-    """True when the step's last verdict is a pass and none of its files changed since."""
+def verdict_as_is(step):
+    """The step's last verdict ('pass', 'fail', NEEDS_ANOTHER_GPU) when none of its files changed
+    since; None when there is none or they did."""
     record = read_state().get(step.id)
-    return bool(record) and record.get("verdict") == "pass" and \
-        record.get("files") == file_stamps(step)
+    return record.get("verdict") if record and record.get("files") == file_stamps(step) else None
 
 
 def step_state(started, record, stamps=None):

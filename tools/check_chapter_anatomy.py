@@ -207,16 +207,17 @@ def tokens(text):
 
 
 def code_runs(chapter, number):
-    """Every run of SHARED_RUN tokens (and the shorter ends) in the code lines, comments left
-    out, of step `number`'s solution regions."""
+    """Every run of SHARED_RUN tokens in the code lines, comments left out, of step `number`'s
+    solution regions."""
     runs = set()
     for name in chapter.step(number).files:
         text = chapter.solution_text(name)
         lines = text.splitlines()
         for region in regions.regions(text, name):
             if region.step == number:
-                code = tokens(" ".join(line.split("//")[0] for line in
-                                       lines[region.begin + 1 + region.todo:region.end]))
+                code = " ".join(line.split("//")[0] for line in
+                                lines[region.begin + 1 + region.todo:region.end])
+                code = tokens(re.sub(r"/\*.*?\*/", " ", code))
                 runs.update(tuple(code[i:i + SHARED_RUN]) for i in range(len(code)))
     return runs
 
@@ -250,7 +251,7 @@ def hint_problems(root, chapter):
             problems.append(f"{chapter} step {step_id}: the hint asks no question (no '?')")
         try:
             runs = code_runs(Chapter(here), step.get("step"))
-        except (ManifestError, regions.RegionError) as error:
+        except (ManifestError, regions.RegionError, OSError) as error:
             runs = set()
             problems.append(f"{chapter} step {step_id}: its solution regions: {error}")
         for kind, option in TIERS.items():

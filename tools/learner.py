@@ -156,10 +156,15 @@ def wanted(which, chapter, *names):
     return not which or any(w in (chapter.number, *names) for w in which)
 
 
-def failed_verdict(rc, output, step_id):
-    """./course test's verdict FAIL for the step: exit status 1 and its 'FAIL NN.S' line (exit
-    status 2 is no verdict: a build that failed, no GPU; a '----' line: this GPU cannot run it)."""
-    return rc == 1 and re.search(rf"^\s*FAIL {re.escape(step_id)}\b", output, re.M) is not None
+def verdict_of(rc, output, step_id):
+    """./course test's verdict on the step: 'pass' (exit status 0, a 'PASS NN.S' line), 'fail'
+    (exit status 1, a 'FAIL NN.S' line), or 'not judged here': a failed build or no GPU (exit
+    status 2), or a step this GPU cannot run (its '---- NN.S' line)."""
+    for verdict, status in (("pass", 0), ("fail", 1)):
+        line = rf"^\s*{verdict.upper()} {re.escape(step_id)}\b"
+        if rc == status and re.search(line, output, re.M):
+            return verdict
+    return "not judged here"
 
 
 def nothing_selected(which, count):
@@ -178,16 +183,18 @@ def check_steps(which):
             shipped_rc, shipped_out, shipped_s = judge(chapter, {}, step.id)
             alone_rc, alone_out, alone_s = judge(chapter, {
                 f: filled_text(chapter, f, step.number) for f in step.files}, step.id)
-            ok = alone_rc == 0 and failed_verdict(shipped_rc, shipped_out, step.id)
+            alone = verdict_of(alone_rc, alone_out, step.id)
+            shipped = verdict_of(shipped_rc, shipped_out, step.id)
+            ok = alone == "pass" and shipped == "fail"
             good, bad = good + ok, bad + (not ok)
             first = next((l.strip() for l in shipped_out.splitlines()
                           if l.strip().startswith(("FAIL", "PASS", "course:"))), "")
-            print(f"{step.id:<6} {'PASS' if alone_rc == 0 else 'FAIL':<6} ({alone_s:4.0f} s)   "
-                  f"{'FAIL' if shipped_rc else 'PASS':<6} ({shipped_s:4.0f} s)   "
+            print(f"{step.id:<6} {alone.upper()[:4]:<6} ({alone_s:4.0f} s)   "
+                  f"{shipped.upper()[:4]:<6} ({shipped_s:4.0f} s)   "
                   f"{'ok' if ok else 'DOES NOT STAND ALONE'}   shipped: {first[:80]}", flush=True)
-            if alone_rc != 0:
+            if alone != "pass":
                 print("   --- with only its own TODOs done:\n   " + alone_out.replace("\n", "\n   "))
-            if not failed_verdict(shipped_rc, shipped_out, step.id):
+            if shipped != "fail":
                 print("   --- as shipped:\n   " + shipped_out.replace("\n", "\n   "))
     print(f"{good} steps stand alone, {bad} do not")
     return 1 if bad or nothing_selected(which, good + bad) else 0
@@ -199,9 +206,11 @@ def check_alternatives(which):
     for alternative in alternatives(which):
         rc, output, seconds = judge(alternative.chapter, {alternative.file: alternative.text()},
                                     alternative.step_id)
-        accepted, rejected = accepted + (rc == 0), rejected + (rc != 0)
-        print(f"===== {alternative.step_id} {alternative.name}: "
-              f"{'accepted' if rc == 0 else 'REJECTED'} ({seconds:.0f} s)  {alternative.about}")
+        verdict = verdict_of(rc, output, alternative.step_id)
+        accepted, rejected = accepted + (verdict == "pass"), rejected + (verdict != "pass")
+        what = {"pass": "accepted", "fail": "REJECTED"}.get(verdict, "NOT JUDGED HERE")
+        print(f"===== {alternative.step_id} {alternative.name}: {what} ({seconds:.0f} s)  "
+              f"{alternative.about}")
         print(output, flush=True)
     print(f"{accepted} alternatives accepted, {rejected} rejected")
     return 1 if rejected or nothing_selected(which, accepted + rejected) else 0
@@ -217,8 +226,8 @@ def check_mistakes(which):
                 continue
             # The whole solution with the bug: the step's tests run its own piece alone.
             rc, output, seconds = judge(chapter, {mistake.file: mistake.text()}, step_id)
-            verdict = ("rejected" if failed_verdict(rc, output, step_id) else
-                       "NOT CAUGHT" if rc == 0 else "NOT JUDGED HERE")
+            verdict = {"fail": "rejected", "pass": "NOT CAUGHT"}.get(
+                verdict_of(rc, output, step_id), "NOT JUDGED HERE")
             caught += verdict == "rejected"
             missed += verdict == "NOT CAUGHT"
             unjudged += verdict == "NOT JUDGED HERE"

@@ -21,7 +21,8 @@ def _num(value):
     return str(int(value)) if value == int(value) else str(value)
 
 
-# A generous average advance of sans-serif text, in em, for the check that a label fits.
+# The typical advance of a sans-serif character, in em (digits about 0.56), for the check that
+# a label fits: a label near the limit may still touch the edge in a wide font.
 EM_PER_CHARACTER = {False: 0.5, True: 0.55}  # regular, bold
 
 
@@ -36,7 +37,7 @@ class Svg:
     def __init__(self, width, height, title):
         self.width, self.height, self.title = width, height, title
         self.items = []
-        self.labels = []  # (left, right, baseline, text): what render() checks fits
+        self.labels = []  # (left, right, top, baseline, text): what render() checks fits
 
     def rect(self, x, y, w, h, fill="none", stroke=INK, width=1, dash=None):
         extra = f' stroke-dasharray="{dash}"' if dash else ""
@@ -54,7 +55,7 @@ class Svg:
     def text(self, x, y, s, size=13, anchor="middle", bold=False, fill=INK):
         width = len(s) * size * EM_PER_CHARACTER[bool(bold)]
         left = x - {"start": 0, "middle": width / 2, "end": width}[anchor]
-        self.labels.append((left, left + width, y, s))
+        self.labels.append((left, left + width, y - size, y, s))
         extra = ' font-weight="bold"' if bold else ""
         self.items.append(
             f'<text x="{_num(x)}" y="{_num(y)}" font-size="{size}" text-anchor="{anchor}" '
@@ -80,8 +81,8 @@ class Svg:
                       bold=bold)
 
     def render(self):
-        for left, right, baseline, label in self.labels:
-            if left < 0 or right > self.width or baseline > self.height:
+        for left, right, top, baseline, label in self.labels:
+            if left < 0 or right > self.width or top < 0 or baseline > self.height:
                 raise FigureError(f"the label '{label}' runs past the figure '{self.title}' "
                                   f"({self.width} x {self.height}): split it or make room")
         head = (

@@ -65,7 +65,6 @@ class Figures(unittest.TestCase):
         title = ET.fromstring(svg.Svg(100, 50, "a < b & c").render()).find(SVG_NS + "title")
         self.assertEqual(title.text, "a < b & c")
 
-
     def test_a_label_past_the_edge_is_an_error_that_names_it(self):
         figure = svg.Svg(200, 100, "a small figure")
         figure.text(20, 40, "a label far too long for a figure two hundred wide", anchor="start")

@@ -39,6 +39,9 @@ void check_arguments(const char* function, const __half* A, const __half* B, con
 // capability it needs ("step 2 needs compute capability 8.0 or newer (mma.sync.m16n8k16,
 // cp.async); this GPU, NVIDIA T4, is 7.5"). Tests and benchmark rows SKIP with this text.
 std::string why_step_cannot_run(int step);
+// True when the GPU could run step `step` but this build's code for it does not run there (a
+// 9.0 GPU, a build without sm_90a code): a build to redo, not a GPU to change.
+bool step_needs_a_rebuild(int step);
 
 // Thrown by a step's launcher on a GPU that cannot run it, with why_step_cannot_run's text.
 class StepNeedsAnotherGpu : public std::runtime_error {

@@ -214,10 +214,11 @@ __device__ __forceinline__ void keep_in_registers(float (&d)[128]) {
 // product is done; wgmma_commit() closes a group of them, wgmma_wait<N>() waits for all but N
 // groups. Until then neither d nor the shared tiles may be touched. d[4 j + e] of warp w,
 // lane l (g = l / 4, t = l % 4) is C(16 w + g + 8 (e / 2), 8 j + 2 t + e % 2): mma.sync's C
-// fragment, repeated for the 32 groups of 8 columns. The five numbers after the descriptors are,
-// in PTX's order: scale-d = 1 (d += A x B; 0 would overwrite d), imm-scale-a = imm-scale-b = 1
-// (A and B not negated), imm-trans-a = 0 (A as stored: K-major), imm-trans-b = 1 (B transposed:
-// its rows are k, MN-major, which the B descriptor's leading distance then describes).
+// fragment, repeated for the 32 groups of 8 columns. The five operands after the descriptors
+// are, in PTX's order: scale-d = 1 (a predicate, true: d += A x B; false would overwrite d),
+// imm-scale-a = imm-scale-b = 1 (A and B not negated), imm-trans-a = 0 (A as stored: K-major),
+// imm-trans-b = 1 (B transposed: its rows are k, MN-major, which the B descriptor's leading
+// distance then describes).
 __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t a_descriptor,
                                                  std::uint64_t b_descriptor) {
 #if defined(TENSOR_CORE_GEMM_HOPPER)

@@ -168,6 +168,11 @@ std::string why_step_cannot_run(int step) {
   }
 }
 
+bool step_needs_a_rebuild(int step) {
+  const Gpu& gpu = current_gpu();
+  return step >= 4 && gpu.major == 9 && gpu.minor == 0 && !gpu.sm90a;
+}
+
 void require_gpu_for_step(int step) {
   const std::string why = why_step_cannot_run(step);
   if (!why.empty()) throw StepNeedsAnotherGpu(why);

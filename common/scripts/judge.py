@@ -47,12 +47,31 @@ def parse_gtest_json(data):
             message = failures if isinstance(failures, str) else "\n".join(
                 f.get("failure", "") for f in failures)
             skipped = not failures and test.get("result") == "SKIPPED"
-            if skipped and isinstance(test.get("skipped"), dict):
-                message = test["skipped"].get("message", "")
+            if skipped:  # GoogleTest 1.15 and newer: [{"message": ...}]; older: nothing
+                notes = test.get("skipped", [])
+                notes = [notes] if isinstance(notes, dict) else notes
+                message = "\n".join(n.get("message", "") for n in notes if isinstance(n, dict))
             results.append({"name": f"{test.get('classname', suite['name'])}.{test['name']}",
                             "passed": not failures and not skipped, "skipped": skipped,
                             "message": message})
     return results
+
+
+def skip_messages(output):
+    """{test name: its skip message} from GoogleTest's console output, which has them in every
+    version (the lines after 'file:line: Skipped', up to '[  SKIPPED ] name')."""
+    messages, current, lines = {}, None, []
+    for line in output.splitlines():
+        if line.startswith("[ RUN      ] "):
+            current, lines = line[13:].strip(), []
+        elif line.startswith("[  SKIPPED ] ") and current is not None:
+            if line[13:].split(" (")[0].strip() == current:
+                after = [i for i, text in enumerate(lines) if text.endswith(": Skipped")]
+                messages[current] = "\n".join(lines[after[0] + 1:] if after else lines).strip()
+            current = None
+        elif current is not None:
+            lines.append(line)
+    return messages
 
 
 def run_tests(binary, gtest_filter, cwd=None, show=None, fail_fast=False):
@@ -76,7 +95,12 @@ def run_tests(binary, gtest_filter, cwd=None, show=None, fail_fast=False):
             raise Stopped(sanitizer_check.learner_locations(
                 f"(exit status {done.returncode})\n" + "\n".join(output.splitlines()[-20:])),
                 started="[ RUN      ]" in output)
-        return parse_gtest_json(json.loads(report.read_text()))
+        results = parse_gtest_json(json.loads(report.read_text()))
+        printed = skip_messages(done.stdout)
+        for result in results:
+            if result["skipped"] and not result["message"]:
+                result["message"] = printed.get(result["name"], "")
+        return results
 
 
 def tests_pass(results):

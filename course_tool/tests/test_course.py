@@ -725,7 +725,7 @@ class AnotherGpu(unittest.TestCase):
                 self.assertEqual(state.read_state()["08.4"]["needs"], self.NEEDS)
             with step_run(tmp), replaced(manifest, is_started=lambda s: s.id in ("08.4", "08.5")):
                 listed = printed(state.command_list)[1]
-        self.assertEqual(code, 1)
+        self.assertEqual(code, 0)  # not a failure
         self.assertIn("---- 08.4", out)
         self.assertIn("neither passed nor failed", out)
         self.assertIn(self.NEEDS, out)

@@ -35,8 +35,10 @@ float time_launch_ms(SaxpyKernel kernel, LaunchConfig config, int n, float a, co
     if (stop != nullptr) cudaEventDestroy(stop);
     throw;
   }
-  COURSE_CHECK(cudaEventDestroy(start));
-  COURSE_CHECK(cudaEventDestroy(stop));
+  const cudaError_t start_destroyed = cudaEventDestroy(start);  // both, before either throws
+  const cudaError_t stop_destroyed = cudaEventDestroy(stop);
+  COURSE_CHECK(start_destroyed);
+  COURSE_CHECK(stop_destroyed);
   // END SOLUTION
   return milliseconds;
 }

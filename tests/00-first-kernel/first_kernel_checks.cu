@@ -107,12 +107,13 @@ std::vector<double> cpu_saxpy(float a, const std::vector<float>& x, const std::v
   }
   const long long rounding_sum = n + (threads - 1ll);  // in 64 bits: it passes INT_MAX
   const long long needed = n > 0 ? rounding_sum / threads : 1;
-  if (config.grid.x != needed && rounding_sum > INT_MAX) {
+  if (config.grid.x > needed && rounding_sum > INT_MAX) {  // a wrapped, negative count
     return ::testing::AssertionFailure()
            << what.str() << ", not " << needed << " blocks: n + threads - 1 = " << rounding_sum
            << " is past INT_MAX (" << INT_MAX << "), so rounding up as (n + threads - 1) / "
-           << "threads overflows an int here and wraps to a negative number. Round up "
-           << "without that sum: one more block when threads does not divide n";
+           << "threads overflows an int here and wraps to a negative number, which the grid "
+           << "reads as a huge count. Round up without that sum: one more block when threads "
+           << "does not divide n";
   }
   const long long covered = 1ll * config.grid.x * threads;
   if (covered < n) {

@@ -5,7 +5,8 @@ from tools.svg import GREY, INK, LIGHT, SKY, THREAD_COLOURS, Svg
 
 def draw_round_trip():
     """The host/device round trip of SAXPY: two memories, the copies between them, the launch,
-    and which thread updates which element, with the tail guard (n = 10, blocks of 4 threads: 3 blocks, 2 threads past the end)."""
+    and which thread updates which element, with the tail guard (n = 10, blocks of 4 threads: 3
+    blocks, 2 threads past the end)."""
     svg = Svg(800, 470, "The round trip of chapter 00: host memory, GPU memory, the copies, the "
                         "launch, and which thread updates which element")
     # The two memories.

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from common.scripts import cuda_tools, manifest, regions
+from common.scripts import cuda_tools, judge, manifest, regions
 
 ROOT = Path(__file__).resolve().parents[3]
 CHAPTERS = manifest.chapters(ROOT / "chapters")
@@ -218,10 +218,19 @@ class MistakeVerdict(unittest.TestCase):
         self.assertIn("no test of", done.stdout)
 
     def test_every_test_skipped_is_a_skip_not_a_rejection(self):
-        done = self.verdict(self.REPORT.format(
-            ", 'result': 'SKIPPED', 'skipped': {'message': 'this GPU cannot run this step'}"))
+        # GoogleTest before 1.15 (Debian's) writes the skip message to the console only.
+        done = self.verdict("print('[ RUN      ] Exercise/N.M/step1_x\\nx.cpp:1: Skipped\\n"
+                            "this GPU cannot run this step: needs 9.0\\n"
+                            "[  SKIPPED ] Exercise/N.M/step1_x (0 ms)')\n"
+                            + self.REPORT.format(", 'result': 'SKIPPED'"))
         self.assertEqual(done.returncode, 77, done.stdout)
-        self.assertIn("every test of step 02.1 skipped here", done.stdout)
+        self.assertIn("every test of step 02.1 skipped here, so nothing judged transposed_store: "
+                      "this GPU cannot run this step: needs 9.0", done.stdout)
+
+    def test_skip_messages_from_the_json_of_newer_googletests(self):
+        data = {"testsuites": [{"name": "S", "testsuite": [
+            {"name": "t", "result": "SKIPPED", "skipped": [{"message": "x.cpp:1\nwhy"}]}]}]}
+        self.assertEqual(judge.parse_gtest_json(data)[0]["message"], "x.cpp:1\nwhy")
 
     def test_passing_tests_with_no_sanitizer_to_run_are_a_skip(self):
         if cuda_tools.find("compute-sanitizer"):
