@@ -131,11 +131,21 @@ void check_arguments(const char* function, const __half* A, const __half* B, con
   }
 }
 
-std::string why_step_cannot_run(int step) {
+namespace {
+
+// Throws std::invalid_argument, naming `function`, for a step number the chapter does not have.
+void check_step_number(const char* function, int step) {
   if (step < 1 || step > kStepCount) {
-    throw std::invalid_argument("why_step_cannot_run: there is no step " + std::to_string(step) +
-                                " (1 to " + std::to_string(kStepCount) + ")");
+    throw std::invalid_argument(std::string(function) + ": there is no step " +
+                                std::to_string(step) + " (1 to " + std::to_string(kStepCount) +
+                                ")");
   }
+}
+
+}  // namespace
+
+std::string why_step_cannot_run(int step) {
+  check_step_number("why_step_cannot_run", step);
   const Gpu& gpu = current_gpu();
   const std::string this_gpu = "this GPU, " + gpu.name + ", is " + std::to_string(gpu.major) +
                                "." + std::to_string(gpu.minor);
@@ -169,6 +179,7 @@ std::string why_step_cannot_run(int step) {
 }
 
 bool step_needs_a_rebuild(int step) {
+  check_step_number("step_needs_a_rebuild", step);
   const Gpu& gpu = current_gpu();
   return step >= 4 && gpu.major == 9 && gpu.minor == 0 && !gpu.sm90a;
 }

@@ -130,33 +130,38 @@ class StepState(unittest.TestCase):
 
 
 class Hints(unittest.TestCase):
-    def test_the_hint_asks_the_question_and_points_at_the_clue(self):
+    def hint(self, *options):
+        """(step 01.3, what ./course hint 01.3 OPTIONS printed), which must exit 0."""
         _, step = manifest.resolve("01.3")
-        status, out = printed(cli.main, ["hint", "01.3"])
+        status, out = printed(cli.main, ["hint", "01.3", *options])
         self.assertEqual(status, 0)
-        self.assertIn(" ".join(step.hint.split()), " ".join(out.split()))
+        return step, out
+
+    def assertHolds(self, text, part):
+        """`part` is in `text`, however either is wrapped."""
+        self.assertIn(" ".join(part.split()), " ".join(text.split()))
+
+    def test_the_hint_asks_the_question_and_points_at_the_clue(self):
+        step, out = self.hint()
+        self.assertHolds(out, step.hint)
         self.assertIn("./course hint 01.3 --more", out)
         self.assertNotIn("The clue:", out)
 
     def test_more_gives_the_question_and_the_clue_and_points_at_the_recipe(self):
-        _, step = manifest.resolve("01.3")
-        status, out = printed(cli.main, ["hint", "01.3", "--more"])
-        self.assertEqual(status, 0)
+        step, out = self.hint("--more")
         question, clue = out.split("The clue:", 1)
-        self.assertIn(" ".join(step.hint.split()), " ".join(question.split()))
-        self.assertIn(" ".join(step.data["clue"].split()), " ".join(clue.split()))
+        self.assertHolds(question, step.hint)
+        self.assertHolds(clue, step.data["clue"])
         self.assertIn("./course hint 01.3 --recipe", out)
         self.assertNotIn("The recipe:", out)
 
     def test_recipe_gives_all_three_tiers_and_where_the_code_is(self):
-        _, step = manifest.resolve("01.3")
-        status, out = printed(cli.main, ["hint", "01.3", "--recipe"])
-        self.assertEqual(status, 0)
+        step, out = self.hint("--recipe")
         question, rest = out.split("The clue:", 1)
         clue, recipe = rest.split("The recipe:", 1)
-        self.assertIn(" ".join(step.hint.split()), " ".join(question.split()))
-        self.assertIn(" ".join(step.data["clue"].split()), " ".join(clue.split()))
-        self.assertIn(" ".join(step.recipe.split()), " ".join(recipe.split()))
+        self.assertHolds(question, step.hint)
+        self.assertHolds(clue, step.data["clue"])
+        self.assertHolds(recipe, step.recipe)
         self.assertIn("./course solution 01.3", out)
 
     def test_the_recipe_wraps_long_lines_and_keeps_its_line_breaks(self):

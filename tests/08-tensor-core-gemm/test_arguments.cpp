@@ -98,6 +98,10 @@ TEST(TensorCoreGemmArguments, StepNumbersOutsideTheChapterAreRejected) {
   for (const int step : {0, -1, kStepCount + 1}) {
     const std::string text = invalid_argument_message([&] { why_step_cannot_run(step); });
     EXPECT_NE(text.find("there is no step " + std::to_string(step)), std::string::npos) << text;
+    const std::string rebuild = invalid_argument_message([&] { step_needs_a_rebuild(step); });
+    EXPECT_NE(rebuild.find("step_needs_a_rebuild: there is no step " + std::to_string(step)),
+              std::string::npos)
+        << rebuild;
   }
 }
 
