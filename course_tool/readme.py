@@ -164,6 +164,9 @@ def render_table(spec, measurements):
         cells = []
         for header, column, measurement in columns:
             text = cell(measurement, pattern, column)
+            if not text and column[0] in once:  # a row the first GPU lacks: the next one's
+                text = next((t for t in (cell(m, pattern, column) for m in measurements[1:])
+                             if t), "")
             if text and ((label, column[0]) in bold or (label, None) in bold):
                 text = f"**{text}**"
             cells.append(text)

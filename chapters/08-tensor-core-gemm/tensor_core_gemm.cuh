@@ -25,7 +25,7 @@
 
 namespace tensor_core_gemm {
 
-// Steps 1-4 put one row of blocks per 128 rows of C in gridDim.y, which holds 65535; step 5
+// Steps 1-5 put one row of blocks per 128 rows of C in gridDim.y, which holds 65535; step 6
 // (a one-dimensional grid) keeps the same limit, so that every step takes the same arguments.
 inline constexpr int kMaxRows = course::kMaxGridDimY * 128;
 
@@ -40,7 +40,8 @@ void check_arguments(const char* function, const __half* A, const __half* B, con
 // cp.async); this GPU, NVIDIA T4, is 7.5"). Tests and benchmark rows SKIP with this text.
 std::string why_step_cannot_run(int step);
 // True when the GPU could run step `step` but this build's code for it does not run there (a
-// 9.0 GPU, a build without sm_90a code): a build to redo, not a GPU to change.
+// build for an older architecture than the step needs, e.g. -Dgpu_arch=sm_75 on a 9.0 GPU; or
+// a 9.0 GPU and a build without sm_90a code): a build to redo, not a GPU to change.
 bool step_needs_a_rebuild(int step);
 
 // Thrown by a step's launcher on a GPU that cannot run it, with why_step_cannot_run's text.
@@ -50,8 +51,8 @@ class StepNeedsAnotherGpu : public std::runtime_error {
 };
 void require_gpu_for_step(int step);
 
-// The barrier waits of steps 4 and 5 give up after kWatchdogSeconds (a barrier that never completes would
-// freeze the GPU): the kernel stops with a trap, which leaves this process's CUDA context
+// The barrier waits of steps 4-6 give up after kWatchdogSeconds (a barrier that never completes
+// would freeze the GPU): the kernel stops with a trap, which leaves this process's CUDA context
 // unusable. This says what the wait was for ("block (3, 1), warp 4 waited on stage 2 for
 // parity 1"), or "" when no wait gave up.
 inline constexpr int kWatchdogSeconds = 4;
@@ -66,25 +67,25 @@ int step3_stages_for(int shared_bytes_per_block);
 // For the current GPU (or what detail::override_step3_stages set).
 int step3_stages();
 
-// Step 5's persistent blocks: one per SM of the current GPU (or what
-// detail::override_step5_blocks set); fewer when C has fewer tiles.
-int step5_blocks();
+// Step 6's persistent blocks: one per SM of the current GPU (or what
+// detail::override_step6_blocks set); fewer when C has fewer tiles.
+int step6_blocks();
 
 namespace detail {
-// True when the sm_90a code of steps 4 and 5 is what runs on the current GPU (a probe kernel
+// True when the sm_90a code of steps 5 and 6 is what runs on the current GPU (a probe kernel
 // compiled like them says so): compute capability 9.0 and a build that holds sm_90a code.
 bool sm90a_code_runs();
 // Tests: step 3 runs with a ring of `stages` (2 up to this GPU's step3_stages()) until this is
 // called again with 0, which goes back to the GPU's own; std::invalid_argument otherwise (before
 // asking the GPU when `stages` is outside 2-4).
 void override_step3_stages(int stages);
-// Tests: step 5 runs with `blocks` persistent blocks (so few that each takes many tiles, even
+// Tests: step 6 runs with `blocks` persistent blocks (so few that each takes many tiles, even
 // of a small C) until this is called again with 0, which goes back to one per SM;
 // std::invalid_argument below 0.
-void override_step5_blocks(int blocks);
+void override_step6_blocks(int blocks);
 }  // namespace detail
 
-// Steps 2-5 copy B 16 bytes at a time: its rows must start on 16 bytes, so n must be a
+// Steps 2-6 copy B 16 bytes at a time: its rows must start on 16 bytes, so n must be a
 // multiple of 8. When it is not, the launchers first copy B into rows of round_up(n, 64)
 // halves (128 bytes: whole lines), zeros after column n (that copy is part of the step's time);
 // this returns B itself or that copy (a buffer kept for the next call, on the default stream).
@@ -103,16 +104,19 @@ using course::resources_of;
   void step2_mma_ldmatrix(const __half* A, const __half* B, float* C, int m, int k, int n);      \
   /* Step 3: a 4-stage cp.async pipeline into XOR-swizzled tiles, 128 x 256 blocks (CC 8.0+). */ \
   void step3_multistage_swizzle(const __half* A, const __half* B, float* C, int m, int k, int n);\
-  /* Step 4: Hopper: TMA loads, mbarriers, wgmma, producer and consumer warpgroups (sm_90a). */  \
-  void step4_wgmma_tma(const __half* A, const __half* B, float* C, int m, int k, int n);         \
-  /* Step 5: step 4 with persistent blocks, a wgmma group in flight, whole-line stores. */       \
-  void step5_persistent_tiles(const __half* A, const __half* B, float* C, int m, int k, int n);  \
-  /* Each step's kernel's registers and local memory (steps 4, 5: zeros where not compiled). */  \
+  /* Step 4: TMA copies through a ring of mbarrier-guarded stages, a producer warp (CC 9.0+). */ \
+  void step4_tma_ring(const __half* A, const __half* B, float* C, int m, int k, int n);          \
+  /* Step 5: Hopper's wgmma from shared-memory descriptors, warpgroups (sm_90a). */               \
+  void step5_wgmma(const __half* A, const __half* B, float* C, int m, int k, int n);             \
+  /* Step 6: step 5 with persistent blocks, a wgmma group in flight, whole-line stores. */       \
+  void step6_persistent_tiles(const __half* A, const __half* B, float* C, int m, int k, int n);  \
+  /* Each step's kernel's registers and local memory (zeros where not compiled). */              \
   KernelResources step1_resources();                                                              \
   KernelResources step2_resources();                                                              \
   KernelResources step3_resources();                                                              \
   KernelResources step4_resources();                                                              \
-  KernelResources step5_resources();
+  KernelResources step5_resources();                                                              \
+  KernelResources step6_resources();
 
 namespace solution {
 TENSOR_CORE_GEMM_DECLARE_STEPS
@@ -126,26 +130,27 @@ TENSOR_CORE_GEMM_DECLARE_STEPS
 using Gemm = void (*)(const __half* A, const __half* B, float* C, int m, int k, int n);
 inline Gemm solution_step(int number) {
   constexpr Gemm steps[] = {solution::step1_wmma, solution::step2_mma_ldmatrix,
-                            solution::step3_multistage_swizzle, solution::step4_wgmma_tma,
-                            solution::step5_persistent_tiles};
+                            solution::step3_multistage_swizzle, solution::step4_tma_ring,
+                            solution::step5_wgmma, solution::step6_persistent_tiles};
   static_assert(sizeof(steps) / sizeof(steps[0]) == kStepCount, "a function per step");
   return steps[number - 1];
 }
 inline Gemm exercise_step(int number) {
   constexpr Gemm steps[] = {exercise::step1_wmma, exercise::step2_mma_ldmatrix,
-                            exercise::step3_multistage_swizzle, exercise::step4_wgmma_tma,
-                            exercise::step5_persistent_tiles};
+                            exercise::step3_multistage_swizzle, exercise::step4_tma_ring,
+                            exercise::step5_wgmma, exercise::step6_persistent_tiles};
   static_assert(sizeof(steps) / sizeof(steps[0]) == kStepCount, "a function per step");
   return steps[number - 1];
 }
 inline KernelResources solution_resources(int number) {
-  static_assert(kStepCount == 5, "a case per step of steps.json");
+  static_assert(kStepCount == 6, "a case per step of steps.json");
   switch (number) {
     case 1: return solution::step1_resources();
     case 2: return solution::step2_resources();
     case 3: return solution::step3_resources();
     case 4: return solution::step4_resources();
-    default: return solution::step5_resources();
+    case 5: return solution::step5_resources();
+    default: return solution::step6_resources();
   }
 }
 

@@ -1,13 +1,15 @@
-// Device pieces of chapter 08, steps 1-3, ready-made: the instructions that are not the lesson,
-// each wrapped once and commented (read them when a step uses them).
+// Device pieces of chapter 08, ready-made: the instructions that are not the lesson, each
+// wrapped once and commented (read them when a step uses them).
 //  - tile loads, global -> shared memory, 16 bytes (8 halves) per thread and copy, zeros where
 //    the tile reaches past the matrix (steps 1-2);
-//  - ldmatrix and mma.sync.m16n8k16 as inline PTX (steps 2-3);
+//  - ldmatrix and mma.sync.m16n8k16 as inline PTX (steps 2-4);
 //  - cp.async, 16 bytes, with its zero fill, commit and wait (step 3);
-//  - the predicated store of two neighbouring results of C (steps 2-4).
-// The Hopper pieces of steps 4 and 5 are in tensor_core_gemm_hopper.cuh; the store of all a
-// warp's mma.sync accumulators, ready-made for step 3, in tensor_core_gemm_accumulator_store.cuh
-// (it is step 2's last TODO: open it after step 2).
+//  - the predicated store of two neighbouring results of C (steps 2-5);
+//  - the block tile of steps 3-6 and the mma.sync fragments of steps 3 and 4.
+// The Hopper pieces of steps 4-6 (TMA, mbarriers, wgmma) are in tensor_core_gemm_hopper.cuh,
+// included at the end of this file; the store of all a warp's mma.sync accumulators, ready-made
+// for steps 3 and 4, in tensor_core_gemm_accumulator_store.cuh (it is step 2's last TODO: open
+// it after step 2).
 #pragma once
 
 #include <cuda_fp16.h>
@@ -133,4 +135,38 @@ __device__ __forceinline__ void store_result_pair(float* C, int m, int n, int ro
   }
 }
 
+// ---- The block tile of steps 3-6 ----------------------------------------------------------------
+// A block computes BM x BN of C, in slices of BK along k. In steps 3 and 4, 8 warps of
+// WARP_M x WARP_N each, every warp TILES_M x TILES_N mma.sync tiles of MMA_M x MMA_N (steps 1
+// and 2 have smaller tiles of their own). A stage of shared memory holds one slice: A's BM x BK
+// and B's BK x BN, B as BN / B_BOX_COLUMNS blocks of 64 columns side by side (each row of a block
+// is 128 bytes: one bank line, and the widest row the TMA's 128-byte swizzle takes, step 4).
+inline constexpr int BM = 128, BN = 256, BK = 64;
+inline constexpr int WARP_M = 64, WARP_N = 64;
+inline constexpr int MMA_M = 16, MMA_N = 8, MMA_K = 16;
+inline constexpr int TILES_M = WARP_M / MMA_M, TILES_N = WARP_N / MMA_N;  // 4 x 8 per warp
+inline constexpr int kTileWarps = (BM / WARP_M) * (BN / WARP_N);         // 8
+inline constexpr int B_BOX_COLUMNS = 64;                                  // 128 bytes
+inline constexpr int A_STAGE = BM * BK, B_STAGE = BK * BN;                // halves per stage
+
+// A warp's mma.sync operands for one step of 16 along k: 4 tiles of A (16 x 16), 8 of B
+// (16 x 8).
+struct Fragments {
+  std::uint32_t a[TILES_M][4];
+  std::uint32_t b[TILES_N][2];
+};
+
+// acc += the warp's products of one step of 16 along k.
+__device__ __forceinline__ void multiply_fragments(float (&acc)[TILES_M][TILES_N][4],
+                                                   const Fragments& f) {
+#pragma unroll
+  for (int i = 0; i < TILES_M; ++i) {
+#pragma unroll
+    for (int j = 0; j < TILES_N; ++j) mma_m16n8k16(acc[i][j], f.a[i], f.b[j]);
+  }
+}
+
 }  // namespace tensor_core_gemm
+
+// After the pieces above, which it uses.
+#include "tensor_core_gemm_hopper.cuh"  // IWYU pragma: export

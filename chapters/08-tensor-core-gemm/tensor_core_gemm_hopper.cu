@@ -1,6 +1,6 @@
-// Host side of chapter 08's steps 4 and 5, ready-made: the tensor maps that tell the TMA how a
+// Host side of chapter 08's steps 4-6, ready-made: the tensor maps that tell the TMA how a
 // matrix is laid out, the watchdog of the barrier waits, and the probe that says whether the GPU
-// runs the sm_90a code. Compiled like those steps (meson.build: hopper_args).
+// runs the sm_90a code. Compiled like steps 5 and 6 (common/chapter.meson: sm90a_args).
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
@@ -32,7 +32,7 @@ PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
 #endif
     if (found != cudaDriverEntryPointSuccess || address == nullptr) {
       throw std::runtime_error(
-          "the CUDA driver has no cuTensorMapEncodeTiled: steps 4 and 5 need a driver for CUDA "
+          "the CUDA driver has no cuTensorMapEncodeTiled: steps 4-6 need a driver for CUDA "
           "12.0 or newer (./course doctor checks the driver)");
     }
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(address);

@@ -1,16 +1,16 @@
-// Device pieces of chapter 08, steps 4 and 5 (Hopper, compute capability 9.0 with sm_90a
-// code), ready-made: the PTX of the Tensor Memory Accelerator (TMA), of the shared-memory
-// barriers (mbarrier) and of wgmma, each wrapped once and commented. Step 4 writes the pipeline
-// that uses them: who waits on which barrier with which parity, when bytes are expected, and
-// where wgmma's fence, commit and wait go; step 5 keeps it going from tile to tile. The tiles
-// and the ring that both steps use are the constants right below. The host side (the tensor
-// maps, the watchdog's report) is tensor_core_gemm_hopper.cu (declared at the end of this
-// file).
+// Device pieces of chapter 08, steps 4-6 (Hopper), ready-made: the PTX of the Tensor Memory
+// Accelerator (TMA), of the shared-memory barriers (mbarrier) and of wgmma, each wrapped once and
+// commented, and the ring of stages that steps 4-6 fill. Step 4 writes the ring's two sides (who
+// waits on which barrier with which parity, when bytes are expected) and feeds step 3's mma.sync
+// warps from it; step 5 replaces those warps with wgmma; step 6 keeps the ring going from tile to
+// tile. The host side (the tensor maps, the watchdog's report) is tensor_core_gemm_hopper.cu
+// (declared at the end of this file).
 //
-// Everything here compiles to nothing unless nvcc builds sm_90a code (TENSOR_CORE_GEMM_HOPPER):
-// wgmma and setmaxnreg exist only in that architecture-specific target, which runs on compute
-// capability 9.0 and no other. The meson.build compiles steps 4 and 5 for it in addition to
-// gpu_arch.
+// Two targets: the TMA and the mbarriers (TENSOR_CORE_GEMM_TMA) need compute capability 9.0 or
+// newer and are compiled into any build for it (sm_90, sm_100, sm_120: Hopper and Blackwell);
+// wgmma and setmaxnreg (TENSOR_CORE_GEMM_HOPPER) exist only in the architecture-specific target
+// sm_90a, which runs on compute capability 9.0 and no other: meson.build compiles steps 5 and 6
+// for it in addition to gpu_arch. Elsewhere each piece compiles to nothing.
 #pragma once
 
 #include <cuda.h>  // CUtensorMap
@@ -20,26 +20,34 @@
 
 #include "tensor_core_gemm_device.cuh"
 
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define TENSOR_CORE_GEMM_TMA 1
+#endif
 #if defined(__CUDA_ARCH__) && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define TENSOR_CORE_GEMM_HOPPER 1
 #endif
 
 namespace tensor_core_gemm::hopper {
 
-// ---- The tiles and the ring of steps 4 and 5 -------------------------------------------------
-// A block computes BM x BN of C, in slices of BK along k, through a ring of kStages
-// shared-memory stages; one producer warpgroup and kConsumers consumer warpgroups, each
-// consumer multiplying CONSUMER_M rows of the tile. B's slice arrives as BN / B_BOX_COLUMNS TMA
-// boxes side by side, each B_BOX_COLUMNS wide.
-inline constexpr int BM = 128, BN = 256, BK = 64;
+// ---- The ring of steps 4-6 --------------------------------------------------------------------
+// The block tile of tensor_core_gemm_device.cuh (BM x BN, slices of BK) through a ring of
+// kStages shared-memory stages. A stage is A's BM x BK box, then B's slice as BN / B_BOX_COLUMNS
+// boxes of BK x 64 side by side, each as the TMA writes it: rows of 128 bytes, 128-byte swizzle
+// (the pattern of step 3's tiles). Steps 5 and 6: one producer warpgroup and kConsumers consumer
+// warpgroups, each multiplying CONSUMER_M rows of the tile.
 inline constexpr int kStages = 4;
 inline constexpr int kConsumers = 2;                     // warpgroups of 128 threads
 inline constexpr int kThreads = (1 + kConsumers) * 128;  // 384
 inline constexpr int CONSUMER_M = BM / kConsumers;       // 64: wgmma's m
-inline constexpr int B_BOX_COLUMNS = 64;                 // 128 bytes: the swizzle's span
-inline constexpr int A_STAGE_BYTES = BM * BK * 2;        // 16 KiB
-inline constexpr int B_STAGE_BYTES = BK * BN * 2;        // 32 KiB, 4 boxes of 64 x 64
+inline constexpr int A_STAGE_BYTES = A_STAGE * 2;        // 16 KiB
+inline constexpr int B_STAGE_BYTES = B_STAGE * 2;        // 32 KiB, 4 boxes of 64 x 64
 inline constexpr int kStageBytes = A_STAGE_BYTES + B_STAGE_BYTES;
+// Dynamic shared memory of a block: the stages, and room to start them on 1024 bytes.
+inline constexpr int kRingSharedBytes = kStages * kStageBytes + 1024;
+// Consumer warps per block, in steps 4-6 alike (step 4's 8 warps, steps 5-6's 2 warpgroups): the
+// arrivals that complete a phase of `empty`.
+inline constexpr unsigned kConsumerWarps = 8;
+static_assert(kConsumerWarps == kTileWarps && kConsumerWarps == kConsumers * 4, "8 either way");
 
 // ---- Deadlock watchdog ------------------------------------------------------------------------
 // A barrier whose phase never completes (bytes expected that never come, an arrive that never
@@ -64,7 +72,7 @@ struct Watchdog {
 // mbarrier.init: `count` arrivals per phase. Once, by one thread, before anyone uses it; then
 // fence_barrier_init() and __syncthreads().
 __device__ __forceinline__ void barrier_init(std::uint64_t* barrier, unsigned count) {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
+#if defined(TENSOR_CORE_GEMM_TMA)
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)),
                "r"(count)
                : "memory");
@@ -73,7 +81,7 @@ __device__ __forceinline__ void barrier_init(std::uint64_t* barrier, unsigned co
 
 // Makes the initialised barriers visible to the TMA (the "async proxy"), which completes them.
 __device__ __forceinline__ void fence_barrier_init() {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
+#if defined(TENSOR_CORE_GEMM_TMA)
   asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
 #endif
@@ -82,7 +90,7 @@ __device__ __forceinline__ void fence_barrier_init() {
 // mbarrier.arrive.expect_tx: this thread arrives, and the current phase will also wait for
 // `bytes` more bytes of TMA copies (which name this barrier) to land.
 __device__ __forceinline__ void arrive_and_expect_bytes(std::uint64_t* barrier, unsigned bytes) {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
+#if defined(TENSOR_CORE_GEMM_TMA)
   asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
                    shared_address(barrier)),
                "r"(bytes)
@@ -92,7 +100,7 @@ __device__ __forceinline__ void arrive_and_expect_bytes(std::uint64_t* barrier, 
 
 // mbarrier.arrive: this thread arrives (one of the `count` of the phase).
 __device__ __forceinline__ void arrive(std::uint64_t* barrier) {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
+#if defined(TENSOR_CORE_GEMM_TMA)
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier))
                : "memory");
 #endif
@@ -103,7 +111,7 @@ __device__ __forceinline__ void arrive(std::uint64_t* barrier) {
 // of a stage that starts empty, on parity 1, passes at once).
 __device__ __forceinline__ bool phase_completed(std::uint64_t* barrier, int parity) {
   std::uint32_t done = 1;
-#if defined(TENSOR_CORE_GEMM_HOPPER)
+#if defined(TENSOR_CORE_GEMM_TMA)
   asm volatile(
       "{\n"
       ".reg .pred p;\n"
@@ -145,13 +153,48 @@ __device__ __forceinline__ void wait(std::uint64_t* barrier, int parity, int sta
 // `destination` (1024-byte aligned), and to count the box's bytes on `barrier` when they land.
 __device__ __forceinline__ void tma_load_2d(void* destination, const CUtensorMap* map,
                                             std::uint64_t* barrier, int x, int y) {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
+#if defined(TENSOR_CORE_GEMM_TMA)
   asm volatile(
       "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
       " [%0], [%1, {%3, %4}], [%2];\n" ::"r"(shared_address(destination)),
       "l"(reinterpret_cast<std::uint64_t>(map)), "r"(shared_address(barrier)), "r"(x), "r"(y)
       : "memory");
 #endif
+}
+
+// ---- The ring ---------------------------------------------------------------------------------
+// Where the stages and their barriers are: `full[s]` completes a phase when the producer has
+// arrived and the TMA has written stage s; `empty[s]` when every consumer warp has arrived, done
+// with it.
+struct Ring {
+  unsigned char* stages;  // 1024-byte aligned: kStages x kStageBytes
+  std::uint64_t* full;
+  std::uint64_t* empty;
+  __device__ __half* a_stage(int s) const {
+    return reinterpret_cast<__half*>(stages + s * kStageBytes);
+  }
+  __device__ __half* b_stage(int s) const {
+    return reinterpret_cast<__half*>(stages + s * kStageBytes + A_STAGE_BYTES);
+  }
+};
+
+// The ring in a block's dynamic shared memory (kRingSharedBytes: its start rounded up to 1024
+// bytes, since a 128-byte-swizzled box repeats every 8 rows of 128 bytes), with the kStages
+// barriers of `full` and of `empty`. Thread 0 initialises them (`full`: one arrival, the
+// producer's, plus the bytes; `empty`: one per consumer warp); every thread must then pass a
+// __syncthreads() before it uses them.
+__device__ __forceinline__ Ring make_ring(unsigned char* dynamic_shared, std::uint64_t* full,
+                                          std::uint64_t* empty) {
+  const Ring ring{dynamic_shared + (1024 - shared_address(dynamic_shared) % 1024) % 1024, full,
+                  empty};
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      barrier_init(&full[s], 1);
+      barrier_init(&empty[s], kConsumerWarps);
+    }
+    fence_barrier_init();
+  }
+  return ring;
 }
 
 // ---- wgmma: warpgroup matrix multiply-accumulate from shared memory ---------------------------
@@ -161,7 +204,7 @@ __device__ __forceinline__ void tma_load_2d(void* destination, const CUtensorMap
 // 16-byte pieces of row r XORed with r % 8. `leading_bytes` and `stride_bytes` are the distances
 // between atoms:
 //  - K-major (A: rows of k): stride_bytes = 1024 from one 8-row group to the next along m;
-//    leading_bytes is not used with this swizzle (steps 4 and 5 pass 16: the field holds
+//    leading_bytes is not used with this swizzle (steps 5 and 6 pass 16: the field holds
 //    bytes / 16);
 //  - MN-major (B: rows of n): leading_bytes from one 64-column atom to the next along n,
 //    stride_bytes = 1024 from one 8-row group of k to the next.
@@ -273,9 +316,15 @@ __device__ __forceinline__ void claim_registers() {
 
 }  // namespace tensor_core_gemm::hopper
 
+// The ready-made copies of steps 4-6's device functions (tensor_core_gemm_ready_made.cuh,
+// generated from the solutions) call these pieces by their names, as the steps do.
+namespace tensor_core_gemm::ready_made {
+using namespace hopper;
+}  // namespace tensor_core_gemm::ready_made
+
 namespace tensor_core_gemm {
 
-// ---- Host side (tensor_core_gemm_hopper.cu), for the launchers of steps 4 and 5 --------------
+// ---- Host side (tensor_core_gemm_hopper.cu), for the launchers of steps 4-6 ------------------
 // A TMA description of the row-major rows x columns matrix of halves at `matrix` (rows `ld`
 // halves apart, ld % 8 == 0, `matrix` 16-byte aligned), copied in boxes of box_rows x
 // box_columns (box_columns * 2 bytes <= 128, the swizzle's span) into 128-byte-swizzled shared

@@ -48,7 +48,7 @@ const Gpu& current_gpu() {
 }
 
 int step3_stages_override = 0;  // detail::override_step3_stages
-int step5_blocks_override = 0;  // detail::override_step5_blocks
+int step6_blocks_override = 0;  // detail::override_step6_blocks
 
 }  // namespace
 
@@ -80,16 +80,16 @@ void detail::override_step3_stages(int stages) {
   step3_stages_override = stages;
 }
 
-int step5_blocks() {
-  return step5_blocks_override != 0 ? step5_blocks_override : current_gpu().multiprocessors;
+int step6_blocks() {
+  return step6_blocks_override != 0 ? step6_blocks_override : current_gpu().multiprocessors;
 }
 
-void detail::override_step5_blocks(int blocks) {
+void detail::override_step6_blocks(int blocks) {
   if (blocks < 0) {
-    throw std::invalid_argument("override_step5_blocks: " + std::to_string(blocks) +
+    throw std::invalid_argument("override_step6_blocks: " + std::to_string(blocks) +
                                 " blocks: pass 1 or more (or 0 for one per SM)");
   }
-  step5_blocks_override = blocks;
+  step6_blocks_override = blocks;
 }
 
 void check_arguments(const char* function, const __half* A, const __half* B, const float* C,
@@ -144,44 +144,71 @@ void check_step_number(const char* function, int step) {
 
 }  // namespace
 
+namespace {
+
+// The compute capability (x 10) that step `step`'s instructions need, and which they are.
+struct StepNeeds {
+  int capability;
+  const char* what;
+};
+StepNeeds needs_of(int step) {
+  switch (step) {
+    case 1: return {70, "WMMA"};
+    case 2:
+    case 3: return {80, "mma.sync.m16n8k16, cp.async"};
+    case 4: return {90, "the TMA, mbarrier byte counts"};
+    default: return {90, "wgmma and setmaxnreg"};  // and sm_90a code: see below
+  }
+}
+
+}  // namespace
+
 std::string why_step_cannot_run(int step) {
   check_step_number("why_step_cannot_run", step);
   const Gpu& gpu = current_gpu();
   const std::string this_gpu = "this GPU, " + gpu.name + ", is " + std::to_string(gpu.major) +
                                "." + std::to_string(gpu.minor);
-  switch (step) {
-    case 1:
-      if (gpu.major >= 7) return "";
-      return "step 1 needs compute capability 7.0 or newer (WMMA); " + this_gpu;
-    case 2:
-    case 3:
-      if (gpu.major < 8) {
-        return "step " + std::to_string(step) +
-               " needs compute capability 8.0 or newer (mma.sync.m16n8k16, cp.async); " + this_gpu;
-      }
-      if (step == 3 && step3_stages_for(gpu.shared_bytes_per_block) == 0) {
-        return "step 3 needs " + std::to_string(2 * kStep3StageBytes / 1024) +
-               " KiB of shared memory per block (two stages of its ring); this GPU, " + gpu.name +
-               ", allows " + std::to_string(gpu.shared_bytes_per_block / 1024) + " KiB";
-      }
-      return "";
-    default:  // steps 4 and 5
-      if (gpu.sm90a) return "";
-      if (gpu.major != 9 || gpu.minor != 0) {
-        return "step " + std::to_string(step) +
-               " needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only in "
-               "sm_90a code, which runs on no other GPU); " + this_gpu;
-      }
-      return "step " + std::to_string(step) +
-             "'s sm_90a code did not run on this GPU although it is 9.0: the build's sm_90 "
-             "code was picked instead; configure with -Dgpu_arch=sm_90a";
+  const StepNeeds needs = needs_of(step);
+  const std::string number = "step " + std::to_string(step);
+  const int capability = gpu.major * 10 + gpu.minor;
+  if (step >= 5) {  // wgmma and setmaxnreg: sm_90a code, which runs on 9.0 alone
+    if (gpu.sm90a) return "";
+    if (capability != 90) {
+      return number + " needs compute capability 9.0 exactly (" + needs.what +
+             " exist only in sm_90a code, which runs on no other GPU); " + this_gpu;
+    }
+    return number + "'s sm_90a code did not run on this GPU although it is 9.0: the build's " +
+           "sm_90 code was picked instead; configure with -Dgpu_arch=sm_90a";
   }
+  if (capability < needs.capability) {
+    return number + " needs compute capability " + std::to_string(needs.capability / 10) +
+           "." + std::to_string(needs.capability % 10) + " or newer (" + needs.what + "); " +
+           this_gpu;
+  }
+  const int built_for = course::built_for_compute_capability();
+  if (built_for < needs.capability) {
+    return number + " needs code built for compute capability " +
+           std::to_string(needs.capability / 10) + "." + std::to_string(needs.capability % 10) +
+           " or newer (" + needs.what + "), and this build is for " +
+           std::to_string(built_for / 10) + "." + std::to_string(built_for % 10) + " (" +
+           this_gpu + "): configure a new build folder with -Dgpu_arch=sm_" +
+           std::to_string(capability) + " (or native) and build again";
+  }
+  if (step == 3 && step3_stages_for(gpu.shared_bytes_per_block) == 0) {
+    return "step 3 needs " + std::to_string(2 * kStep3StageBytes / 1024) +
+           " KiB of shared memory per block (two stages of its ring); this GPU, " + gpu.name +
+           ", allows " + std::to_string(gpu.shared_bytes_per_block / 1024) + " KiB";
+  }
+  return "";
 }
 
 bool step_needs_a_rebuild(int step) {
   check_step_number("step_needs_a_rebuild", step);
   const Gpu& gpu = current_gpu();
-  return step >= 4 && gpu.major == 9 && gpu.minor == 0 && !gpu.sm90a;
+  const int capability = gpu.major * 10 + gpu.minor;
+  if (step >= 5) return capability == 90 && !gpu.sm90a;
+  const int needed = needs_of(step).capability;
+  return capability >= needed && course::built_for_compute_capability() < needed;
 }
 
 void require_gpu_for_step(int step) {

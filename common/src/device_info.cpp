@@ -71,6 +71,8 @@ int resident_blocks_per_multiprocessor(const void* kernel, int block_size) {
   return blocks;
 }
 
+int built_for_compute_capability() { return COURSE_BUILT_FOR_COMPUTE_CAPABILITY; }
+
 KernelResources resources_of(const void* kernel) {
   cudaFuncAttributes attributes{};
   COURSE_CHECK(cudaFuncGetAttributes(&attributes, kernel));

@@ -81,7 +81,7 @@ class Resolve(unittest.TestCase):
         self.assertEqual((chapter.name, step), ("02-naive-matmul", None))
 
     def test_unknown_chapter_step_and_syntax(self):
-        for bad in ("09", "01.9", "x"):
+        for bad in ("99", "01.9", "x"):
             with self.assertRaises(CourseError):
                 manifest.resolve(bad)
 
@@ -570,7 +570,7 @@ class StoppedBinary(unittest.TestCase):
     never finished) fails the step with a verdict line and a recorded state, like any failure."""
 
     def test_the_watchdogs_stop_is_a_fail_line_with_its_message_and_is_recorded(self):
-        _, step = manifest.resolve("08.5")
+        _, step = manifest.resolve("08.6")
 
         def run_tests(binary, *args, **kwargs):
             if "gpu" in str(binary):
@@ -585,10 +585,10 @@ class StoppedBinary(unittest.TestCase):
             text = verdict.verdict(step, results, outcomes)
             recorded = state.read_state()
         self.assertFalse(passed)
-        self.assertIn("FAIL 08.5", text)
+        self.assertIn("FAIL 08.6", text)
         self.assertIn("stopped before the end of its tests", text)
         self.assertIn("never completed", text)
-        self.assertEqual(recorded["08.5"]["verdict"], "fail")
+        self.assertEqual(recorded["08.6"]["verdict"], "fail")
 
 
 class SanitizerSuite(unittest.TestCase):
@@ -711,7 +711,7 @@ class ListFromState(unittest.TestCase):
 class AnotherGpu(unittest.TestCase):
     """A step this GPU cannot run (its tests skip with judge.NEEDS_ANOTHER_GPU) has a state of
     its own: not a failure, and it blocks neither ./course list's Next nor ./course solution."""
-    NEEDS = ("step 4 needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only in "
+    NEEDS = ("step 5 needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only in "
              "sm_90a code); this GPU, NVIDIA GeForce RTX 3060, is 8.6")
     SKIPPED = [{"name": "Host", "passed": True, "skipped": False, "message": ""},
                {"name": "TensorCoreGemm", "passed": False, "skipped": True,
@@ -722,31 +722,31 @@ class AnotherGpu(unittest.TestCase):
         self.assertIn(f'"{judge.NEEDS_ANOTHER_GPU}"', testing_hpp)
 
     def test_test_says_it_neither_passed_nor_failed_and_list_moves_on(self):
-        _, step = manifest.resolve("08.4")
+        _, step = manifest.resolve("08.5")
         with tempfile.TemporaryDirectory() as tmp:
             with step_run(tmp, tests=lambda step: self.SKIPPED,
                           compile_targets=lambda targets: None):
-                code, out = printed(verdict.command_test, "08.4")
-                self.assertEqual(state.read_state()["08.4"]["needs"], self.NEEDS)
-            with step_run(tmp), replaced(manifest, is_started=lambda s: s.id in ("08.4", "08.5")):
+                code, out = printed(verdict.command_test, "08.5")
+                self.assertEqual(state.read_state()["08.5"]["needs"], self.NEEDS)
+            with step_run(tmp), replaced(manifest, is_started=lambda s: s.id in ("08.5", "08.6")):
                 listed = printed(state.command_list)[1]
         self.assertEqual(code, 0)  # not a failure
-        self.assertIn("---- 08.4", out)
+        self.assertIn("---- 08.5", out)
         self.assertIn("neither passed nor failed", out)
         self.assertIn(self.NEEDS, out)
-        self.assertRegex(listed, r"08\.4 +needs other GPU +TMA.*  \(needs compute capability "
+        self.assertRegex(listed, r"08\.5 +needs other GPU +wgmma.*  \(needs compute capability "
                                  r"9\.0 exactly; this GPU, NVIDIA GeForce RTX 3060, is 8\.6\)")
         self.assertIn("Next: 00.1", listed)
-        self.assertNotIn("Next: 08.4", listed)
+        self.assertNotIn("Next: 08.5", listed)
 
     def test_the_reference_is_shown(self):
         with tempfile.TemporaryDirectory() as tmp:
             with step_run(tmp, tests=lambda step: self.SKIPPED,
                           compile_targets=lambda targets: None):
-                code, out = printed(solution.command_solution, "08.4", False)
+                code, out = printed(solution.command_solution, "08.5", False)
         self.assertEqual(code, 0)
         self.assertIn("not run here", out)
-        self.assertIn("--- solutions/08-tensor-core-gemm/step4_wgmma_tma.cu", out)
+        self.assertIn("--- solutions/08-tensor-core-gemm/step5_wgmma.cu", out)
 
     def test_a_failure_beside_the_skip_is_a_failure(self):
         failing = self.SKIPPED + [{"name": "Args", "passed": False, "skipped": False,

@@ -34,17 +34,15 @@ namespace tensor_core_gemm::exercise {
 
 namespace {
 
-constexpr int BM = 128, BN = 256, BK = 64;
-constexpr int WARP_M = 64, WARP_N = 64;
-constexpr int MMA_M = 16, MMA_N = 8, MMA_K = 16;
-constexpr int TILES_M = WARP_M / MMA_M, TILES_N = WARP_N / MMA_N;  // 4 x 8 per warp
-constexpr int kThreads = (BM / WARP_M) * (BN / WARP_N) * 32;         // 256
-constexpr int A_STAGE = BM * BK, B_STAGE = BK * BN;  // halves per stage
+// The block tile (BM, BN, BK), the warps' tiles and Fragments: tensor_core_gemm_device.cuh.
+constexpr int kThreads = kTileWarps * 32;  // 256
 static_assert((A_STAGE + B_STAGE) * 2 == kStep3StageBytes, "48 KiB per stage");
 
 // Where the 16-byte piece `piece` of a tile row `row` goes, in halves from the tile's start.
 // A's rows are BK = 64 halves = 128 bytes (8 pieces): one 128-byte bank line each.
-// B's rows are BN = 256 halves = 512 bytes (32 pieces): four bank lines each.
+// B's rows are BN = 256 halves = 512 bytes (32 pieces), stored as four blocks of 64 columns side
+// by side (B_BOX_COLUMNS, tensor_core_gemm_device.cuh): piece p of a row is piece p % 8 of that
+// row in block p / 8, and a row of a block is one bank line. (Step 4's TMA writes B so.)
 __device__ __forceinline__ int a_offset(int row, int piece) {
   int swizzled = piece;
   // TODO: XOR the piece number with bits of the row, so that the 8 consecutive rows that one
@@ -55,7 +53,7 @@ __device__ __forceinline__ int a_offset(int row, int piece) {
 __device__ __forceinline__ int b_offset(int row, int piece) {
   int swizzled = piece;
   // TODO: the same for B's rows of 32 pieces (keep each 8-piece bank line a permutation).
-  return row * BN + swizzled * 8;
+  return (swizzled / 8) * (BK * B_BOX_COLUMNS) + row * B_BOX_COLUMNS + (swizzled % 8) * 8;
 }
 
 // The copies of one slice (A's 128 x 64 and B's 64 x 256 at the slice's 64 values of k) into
@@ -101,7 +99,7 @@ class SliceCopies {
 #pragma unroll
     for (int r = 0; r < 8; ++r) {  // 8 rows further: the same swizzle
       const bool inside = b_col_inside_ && 8 * r < rows_left;
-      copy_16_bytes_async(b_stage + b_destination_ + r * 8 * BN,
+      copy_16_bytes_async(b_stage + b_destination_ + r * 8 * B_BOX_COLUMNS,
                           B_ + (inside ? b_offset_ + (k0 + 8u * r) * ldb_ : 0u),
                           inside ? 16 : 0);
     }
@@ -115,13 +113,6 @@ class SliceCopies {
   bool b_col_inside_;
   unsigned a_offset_, b_offset_;      // of this thread's first piece in slice 0
   int a_destination_, b_destination_;  // of its first pieces in a stage, in halves
-};
-
-// A warp's mma.sync operands for one step of 16 along k: 4 tiles of A (16 x 16), 8 of B
-// (16 x 8).
-struct Fragments {
-  std::uint32_t a[TILES_M][4];
-  std::uint32_t b[TILES_N][2];
 };
 
 // Loads the warp's fragments for k16 step `kk` (0, 16, 32 or 48) of a stage with ldmatrix.
@@ -141,15 +132,6 @@ __device__ __forceinline__ void load_fragments(Fragments& f, const __half* a_til
     f.b[j][1] = r[1];
     f.b[j + 1][0] = r[2];
     f.b[j + 1][1] = r[3];
-  }
-}
-
-__device__ __forceinline__ void multiply_fragments(float (&acc)[TILES_M][TILES_N][4],
-                                                   const Fragments& f) {
-#pragma unroll
-  for (int i = 0; i < TILES_M; ++i) {
-#pragma unroll
-    for (int j = 0; j < TILES_N; ++j) mma_m16n8k16(acc[i][j], f.a[i], f.b[j]);
   }
 }
 

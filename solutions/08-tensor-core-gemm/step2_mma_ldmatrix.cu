@@ -24,11 +24,10 @@ namespace tensor_core_gemm::solution {
 
 namespace {
 
+// A smaller block tile than steps 3-6's; the warps' 64 x 64 tiles of mma.sync tiles are theirs
+// (WARP_M, TILES_M, ...: tensor_core_gemm_device.cuh).
 constexpr int BM = 128, BN = 128, BK = 32;
-constexpr int WARP_M = 64, WARP_N = 64;
-constexpr int MMA_M = 16, MMA_N = 8, MMA_K = 16;
-constexpr int TILES_M = WARP_M / MMA_M, TILES_N = WARP_N / MMA_N;  // 4 x 8 per warp
-constexpr int kThreads = (BM / WARP_M) * (BN / WARP_N) * 32;         // 128
+constexpr int kThreads = (BM / WARP_M) * (BN / WARP_N) * 32;  // 128
 constexpr int A_LD = BK + 8, B_LD = BN + 8;  // padded rows (16-byte aligned: ldmatrix needs it)
 
 __global__ void __launch_bounds__(kThreads)

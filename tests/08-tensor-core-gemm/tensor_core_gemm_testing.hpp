@@ -48,7 +48,7 @@ std::vector<__half> random_halves(int rows, int columns, std::uint64_t seed);
 ::testing::AssertionResult matches_cpu(const GemmUnderTest& gemm, Shape shape,
                                        std::uint64_t seed = course::kDefaultSeed);
 
-// Runs `run` and waits for it; if step 4's watchdog stopped the kernel, prints "the kernel did
+// Runs `run` and waits for it; if the watchdog of steps 4-6 stopped the kernel, prints "the kernel did
 // not finish within 4 s: a barrier that is never completed? (...)" and the file to edit to
 // stderr and ends the program with kBarrierTimeoutExit. Other CUDA errors throw.
 void run_and_wait(const GemmUnderTest& gemm, const std::function<void()>& run);

@@ -126,13 +126,13 @@ TEST(TensorCoreGemmStep3Ring, DepthsOutside2To4AreRejected) {
   EXPECT_NO_THROW(detail::override_step3_stages(0));
 }
 
-// Step 5's persistent blocks: a negative count is refused; setting and clearing an override asks
-// nothing of the GPU (with or without one), and the override is what step5_blocks() returns.
-TEST(TensorCoreGemmStep5Blocks, OverrideIsCheckedAndUsed) {
-  EXPECT_THROW(detail::override_step5_blocks(-1), std::invalid_argument);
-  detail::override_step5_blocks(3);
-  EXPECT_EQ(step5_blocks(), 3);
-  detail::override_step5_blocks(0);
+// Step 6's persistent blocks: a negative count is refused; setting and clearing an override asks
+// nothing of the GPU (with or without one), and the override is what step6_blocks() returns.
+TEST(TensorCoreGemmStep6Blocks, OverrideIsCheckedAndUsed) {
+  EXPECT_THROW(detail::override_step6_blocks(-1), std::invalid_argument);
+  detail::override_step6_blocks(3);
+  EXPECT_EQ(step6_blocks(), 3);
+  detail::override_step6_blocks(0);
 }
 
 }  // namespace

@@ -4,7 +4,7 @@
 // 1000, 1023 and 1025. Every element against the exact product of the same FP16 values within
 // the bound of tensor_core_gemm_testing.hpp, the matrices between NaN guard zones. A step this
 // GPU cannot run SKIPs, saying what it needs (compute capability, shared memory). Step 3 also
-// with every depth of its ring that this GPU can hold, step 5 also with 3 and 1 blocks. Plus: no
+// with every depth of its ring that this GPU can hold, step 6 also with 3 and 1 blocks. Plus: no
 // step's kernel spills.
 #include <gtest/gtest.h>
 
@@ -86,10 +86,10 @@ class ScopedOverride {
 // Step 3 runs with a ring of 2 or 3 stages on GPUs with less shared memory per block than this
 // one (step3_stages()): for step 3 these shapes run with every depth this GPU can hold.
 using Step3RingDepth = ScopedOverride<detail::override_step3_stages>;
-// Step 5's persistent blocks take tile after tile; with one per SM, these shapes have fewer
-// tiles than blocks. For step 5 they also run with 1 and 3 blocks: each block then takes many
+// Step 6's persistent blocks take tile after tile; with one per SM, these shapes have fewer
+// tiles than blocks. For step 6 they also run with 1 and 3 blocks: each block then takes many
 // tiles, and its ring goes on from tile to tile.
-using Step5Blocks = ScopedOverride<detail::override_step5_blocks>;
+using Step6Blocks = ScopedOverride<detail::override_step6_blocks>;
 
 TEST_P(TensorCoreGemm, MatchesCpuForRectangularShapes) {
   const auto [impl, step] = GetParam();
@@ -107,12 +107,12 @@ TEST_P(TensorCoreGemm, MatchesCpuForRectangularShapes) {
     return;
   }
   expect_all_match(under_test(impl, step), shapes);
-  if (step != 5) return;
+  if (step != 6) return;
   for (const int blocks : {3, 1}) {
     if (HasFailure()) return;
-    SCOPED_TRACE("step 5 with " + std::to_string(blocks) +
+    SCOPED_TRACE("step 6 with " + std::to_string(blocks) +
                  " persistent block(s): each takes many tiles, one after the other");
-    const Step5Blocks few(blocks);
+    const Step6Blocks few(blocks);
     expect_all_match(under_test(impl, step), shapes);
   }
 }

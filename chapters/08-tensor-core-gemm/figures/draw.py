@@ -117,18 +117,18 @@ def draw_swizzle():
 
 
 def draw_producer_consumer_ring():
-    """Step 4 (Hopper): kStages = 4 stages of A's 128 x 64 and B's 64 x 256 tiles, barriers
+    """Steps 4-6 (Hopper): kStages = 4 stages of A's 128 x 64 and B's 64 x 256 tiles, barriers
     full[s] (count 1, plus the stage's 48 KiB) and empty[s] (count 8: one arrive per consumer
-    warp). Slice t uses stage s = t % 4 in lap t / 4. Producer (warpgroup 0, thread 0): waits
-    for empty[s], announces 48 KiB on full[s], starts 5 TMA copies. Consumers (warpgroups 1, 2):
-    wait for full[s], wgmma, arrive on empty[s]. The table gives each slice's stage, lap and
+    warp). Slice t uses stage s = t % 4 in lap t / 4. Producer (thread 0: in step 4 one of the
+    consumers' threads, in steps 5-6 of warpgroup 0): waits for empty[s], announces 48 KiB on
+    full[s], starts 5 TMA copies. Consumers (step 4: 8 warps, mma.sync; steps 5-6: warpgroups
+    1, 2, wgmma): wait for full[s], multiply, arrive on empty[s]. The table gives each slice's stage, lap and
     the parity each side waits for: the consumers the phase of full[s] the producer completes on
     this lap, the producer the phase of empty[s] the consumers completed on the previous lap
     (lap 0: the fresh barrier's parity 1, which passes at once)."""
-    svg = Svg(800, 560, "Step 4's pipeline on Hopper: a producer warpgroup, two consumer "
-                        "warpgroups, and a ring of 4 shared-memory stages with full and empty "
-                        "barriers")
-    svg.heading("Step 4 on Hopper: one producer, two consumers, a ring of 4 stages with two "
+    svg = Svg(800, 560, "The ring of steps 4-6: a producer thread, 8 consumer warps, and 4 "
+                        "shared-memory stages with full and empty barriers")
+    svg.heading("Steps 4-6: one producer thread, 8 consumer warps, a ring of 4 stages with two "
                 "mbarriers each")
     svg.left_aligned(20, 44, "Slice t (64 along k) uses stage s = t % 4 in lap t / 4; a stage "
                              "holds A's 128 x 64 tile and B's 64 x 256 tile: 48 KiB")
@@ -147,13 +147,13 @@ def draw_producer_consumer_ring():
     svg.left_aligned(296, top + 4 * row + 14,
                      "A: 1 box 128 x 64 (16 KiB); B: 4 boxes 64 x 64 (32 KiB)", size=11, fill=GREY)
     # The two roles.
-    for x, fill, lines in ((20, ORANGE, ["warpgroup 0", "producer:", "thread 0 issues",
-                                         "the TMA copies,", "the other 127 return"]),
-                           (630, SKY, ["warpgroups 1, 2", "consumers:", "64 rows each of",
-                                       "the 128 x 256", "block tile"])):
+    for x, fill, lines in ((20, ORANGE, ["producer:", "thread 0", "issues the TMA", "copies (step 4:",
+                                         "also a consumer)"]),
+                           (630, SKY, ["consumers:", "8 warps", "(steps 5-6: two", "warpgroups of 4)",
+                                       "read, multiply"])):
         svg.rect(x, top + 30, 150, 150, fill=fill)
         for k, s in enumerate(lines):
-            svg.text(x + 75, top + 58 + k * 22, s, size=12, bold=(k < 2))
+            svg.text(x + 75, top + 58 + k * 22, s, size=12, bold=(k < 1))
     mid = top + 105
     # producer -> full -> consumers, consumers -> empty -> producer.
     svg.line(95, top + 30, 95, 80, width=2)
@@ -198,19 +198,19 @@ def draw_producer_consumer_ring():
 
 
 def draw_persistent_blocks():
-    """Step 4 against step 5 on one multiprocessor, time left to right (schematic lengths, not
-    measured). Step 4: one block per tile; each block starts with an empty ring (the consumers
+    """Step 5 against step 6 on one multiprocessor, time left to right (schematic lengths, not
+    measured). Step 5: one block per tile; each block starts with an empty ring (the consumers
     wait for the first slice) and ends with its stores of C while the producer has nothing left
-    to do, so the tensor cores idle twice per tile. Step 5: one block per multiprocessor takes
+    to do, so the tensor cores idle twice per tile. Step 6: one block per multiprocessor takes
     tile after tile; the producer fills the ring with the next tile's slices while the consumers
     store, and the stores are shorter (whole lines). (The tile order, which stage is given back
-    and the epilogue's lane mapping are step 5's exercise: not drawn.)"""
-    svg = Svg(800, 470, "One multiprocessor over time: step 4's block per tile, with an empty "
+    and the epilogue's lane mapping are step 6's exercise: not drawn.)"""
+    svg = Svg(800, 470, "One multiprocessor over time: step 5's block per tile, with an empty "
                         "ring at each start and idle tensor cores during the stores, against "
-                        "step 5's persistent block, whose producer fills the ring for the next "
+                        "step 6's persistent block, whose producer fills the ring for the next "
                         "tile while the consumers store")
-    svg.heading("One multiprocessor over time: a block per tile (step 4) against one "
-                "persistent block (step 5)")
+    svg.heading("One multiprocessor over time: a block per tile (step 5) against one "
+                "persistent block (step 6)")
     svg.left_aligned(20, 44, "Time runs left to right; the lengths are schematic, not measured. "
                              "Hatched: the tensor cores idle.")
     x0, lane_h, pitch = 124, 26, 30
@@ -271,9 +271,9 @@ def draw_persistent_blocks():
                          text_fill="white")
             x = stop
 
-    # Step 4: one block per tile, each starting with an empty ring and ending with its stores.
+    # Step 5: one block per tile, each starting with an empty ring and ending with its stores.
     top = 104
-    lanes(top, "Step 4: one block per tile")
+    lanes(top, "Step 5: one block per tile")
     block = wait + multiply + store4
     busy = []
     for b, tile in enumerate("AB"):
@@ -289,9 +289,9 @@ def draw_persistent_blocks():
     svg.left_aligned(x0 + 2 * block + 10, top + pitch + lane_h / 2 + 4, "...")
     tensor_cores(top, busy, 2 * block)
 
-    # Step 5: one block per multiprocessor, tile after tile; the ring goes on.
+    # Step 6: one block per multiprocessor, tile after tile; the ring goes on.
     top = 270
-    lanes(top, "Step 5: one block per SM, tile after tile")
+    lanes(top, "Step 6: one block per SM, tile after tile")
     per_tile = multiply + store5
     end = wait + 3 * per_tile
     bracket(0, end, top - 12, "one block: tile A, then tile B, then tile C")
@@ -313,7 +313,7 @@ def draw_persistent_blocks():
     y = 404
     svg.line(x0, y, x0 + end + 4, y, arrow=True)
     svg.text(x0 - 8, y + 4, "time", size=12, anchor="end")
-    svg.left_aligned(20, 434, "Step 5's producer fills the ring with the next tile's slices while "
+    svg.left_aligned(20, 434, "Step 6's producer fills the ring with the next tile's slices while "
                               "the consumers store;",
                      "the ring's stages and parities go on from tile to tile.")
     return svg.render()

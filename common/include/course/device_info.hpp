@@ -39,6 +39,12 @@ int multiprocessor_count();
 // once per device, kernel and block size, then remembered: launchers ask on every call.
 int resident_blocks_per_multiprocessor(const void* kernel, int block_size);
 
+// The compute capability (major x 10 + minor) this build's kernels were compiled for (meson's
+// gpu_arch: sm_75 -> 75). A GPU of that capability or newer runs them (a newer one through the
+// PTX), with no instruction that a newer architecture added: code that needs 9.0 does not run
+// from a build for sm_75 even on a 9.0 GPU.
+int built_for_compute_capability();
+
 // Registers per thread, bytes of local memory (spills and stack) and static shared memory of a
 // kernel, read with cudaFuncGetAttributes: the matmul chapters' README tables, and their tests
 // that no step spills.

@@ -111,7 +111,7 @@ class EveryChapter(unittest.TestCase):
         hopper = next(c for c in CHAPTERS if c.number == "08")
         facts = dict(line.split("\t") for line in manifest.meson_lines(hopper))
         self.assertEqual(facts["sm90a_step_files"],
-                         "step4_wgmma_tma.cu step5_persistent_tiles.cu")
+                         "step5_wgmma.cu step6_persistent_tiles.cu")
         self.assertTrue(facts["edit:wgmma_without_wait"].endswith(" sm_90a"))
 
     def test_the_ready_made_header_holds_a_split_chapters_pieces(self):

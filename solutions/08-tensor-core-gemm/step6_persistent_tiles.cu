@@ -1,8 +1,8 @@
-// Step 5: what it takes to pass cuBLAS: persistent blocks, a wgmma group kept in flight, and an
+// Step 6: what it takes to pass cuBLAS: persistent blocks, a wgmma group kept in flight, and an
 // epilogue that writes C in whole lines. Compute capability 9.0 with sm_90a code only, like
-// step 4, whose answers this file holds ready-made (the producer's and the consumers' loops):
-// finish step 4 before you open it. Changed from step 4, three things:
-//  - persistent blocks: one block per SM (step5_blocks()), each taking tile after tile of C
+// step 5. The ring's producer and waits (step 4) and the wgmma of a slice (step 5) are
+// ready-made. Changed from step 5, three things:
+//  - persistent blocks: one block per SM (step6_blocks()), each taking tile after tile of C
 //    (tile_origin below) instead of one block per tile. The producer then fills the ring with
 //    the next tile's slices while the consumers still store the last one (only a block's first
 //    tile starts with an empty ring), and the ring, its barriers and their parities simply go on
@@ -11,7 +11,7 @@
 //    t - 1's group (wgmma_wait<1>) and gives that stage back, so the tensor cores need not wait
 //    for the issue of the next slice;
 //  - the epilogue through shared memory: a warp's accumulators hold 2 columns of 8 rows per
-//    store, 8 rows of 32 bytes each in step 4 (8 lines of C touched per instruction). Each warp
+//    store, 8 rows of 32 bytes each in step 5 (8 lines of C touched per instruction). Each warp
 //    here puts 16 rows x 32 columns into its own staging tile in shared memory, reads them back
 //    as rows, and stores 4 rows of 128 bytes per instruction (when rows of C start on 16 bytes;
 //    otherwise one row of 32 floats per instruction).
@@ -26,34 +26,37 @@
 #include "course/math.hpp"
 #include "tensor_core_gemm.cuh"
 #include "tensor_core_gemm_hopper.cuh"
+#include "tensor_core_gemm_ready_made.cuh"
 
 namespace tensor_core_gemm::solution {
 
 namespace {
 
-using namespace hopper;  // and its tiles: BM, BN, BK, kStages, kConsumers, kStageBytes, ...
+using namespace hopper;  // the ring (Ring, kStages, kConsumers, ...), mbarriers, TMA, wgmma
 
-constexpr int kGroupRows = 8;  // tile rows walked down together
+[[maybe_unused]] constexpr int kGroupRows = 8;  // tile rows walked down together
 // Each consumer warp's staging tile: 16 rows of 32 floats, rows 40 floats apart: a warp's 8-byte
 // stores are served a half-warp (4 rows) at a time, and rows 8 banks apart put those 4 rows in
 // different banks.
 [[maybe_unused]] constexpr int STAGING_COLUMNS = 32, STAGING_LD = 40;
 constexpr int kStagingBytes = kConsumers * 4 * 16 * STAGING_LD * 4;  // 20 KiB
-constexpr int kSharedBytes = kStages * kStageBytes + 1024 + kStagingBytes;  // + alignment room
+constexpr int kSharedBytes = kRingSharedBytes + kStagingBytes;
 
 // Where tile `tile` (0, 1, ... in the order the blocks take them) of a grid of tiles_m x
-// tiles_n tiles of C starts: its first row and column.
+// tiles_n tiles of C starts: its first row and column. Tiles are walked in groups of
+// `group_rows` tile rows (kGroupRows).
 [[maybe_unused]] __device__ __forceinline__ void tile_origin(int tile, int tiles_m, int tiles_n,
-                                                             int* block_row, int* block_col) {
+                                                             int group_rows, int* block_row,
+                                                             int* block_col) {
   int tile_row = tile / tiles_n, tile_col = tile % tiles_n;  // row by row
   // BEGIN SOLUTION
-  // TODO: a better order for L2: consecutive tiles go down a group of kGroupRows tile rows
-  //       (fewer in the last group, when tiles_m is not a multiple of kGroupRows) before
+  // TODO: a better order for L2: consecutive tiles go down a group of group_rows tile rows
+  //       (fewer in the last group, when tiles_m is not a multiple of group_rows) before
   //       moving one tile to the right; every tile still comes exactly once.
-  const int tiles_per_group = kGroupRows * tiles_n;
+  const int tiles_per_group = group_rows * tiles_n;
   const int group = tile / tiles_per_group, in_group = tile % tiles_per_group;
-  const int rows_in_group = min(kGroupRows, tiles_m - group * kGroupRows);
-  tile_row = group * kGroupRows + in_group % rows_in_group;
+  const int rows_in_group = min(group_rows, tiles_m - group * group_rows);
+  tile_row = group * group_rows + in_group % rows_in_group;
   tile_col = in_group / rows_in_group;
   // END SOLUTION
   *block_row = tile_row * BM;
@@ -67,27 +70,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 #if defined(TENSOR_CORE_GEMM_HOPPER)
   extern __shared__ unsigned char shared_bytes[];
   __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
-  // 128-byte-swizzled tiles start on 1024 bytes (the swizzle repeats every 8 rows of 128).
-  unsigned char* stages = shared_bytes + (1024 - shared_address(shared_bytes) % 1024) % 1024;
-  const auto a_stage = [stages](int s) {
-    return reinterpret_cast<__half*>(stages + s * kStageBytes);
-  };
-  const auto b_stage = [stages](int s) {
-    return reinterpret_cast<__half*>(stages + s * kStageBytes + A_STAGE_BYTES);
-  };
+  const Ring ring = make_ring(shared_bytes, full, empty);
+  __syncthreads();  // the barriers are initialised
   const int warpgroup = threadIdx.x / 128;
   const int slices = course::ceil_div(k, BK);
   const int tiles_m = course::ceil_div(m, BM), tiles_n = course::ceil_div(n, BN);
   const int tiles = tiles_m * tiles_n;
-
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      barrier_init(&full[s], 1);                   // the producer's arrive (plus the bytes)
-      barrier_init(&empty[s], kConsumers * 4);     // one arrive per consumer warp
-    }
-    fence_barrier_init();
-  }
-  __syncthreads();
 
   if (warpgroup == 0) {
     release_registers<40>();
@@ -97,17 +85,9 @@ __global__ void __launch_bounds__(kThreads, 1)
     int it = 0;
     for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
       int block_row, block_col;
-      tile_origin(tile, tiles_m, tiles_n, &block_row, &block_col);
+      tile_origin(tile, tiles_m, tiles_n, kGroupRows, &block_row, &block_col);
       for (int t = 0; t < slices; ++t, ++it) {
-        const int s = it % kStages, lap = it / kStages;
-        wait(&empty[s], (lap & 1) ^ 1, s, watchdog);
-        arrive_and_expect_bytes(&full[s], kStageBytes);
-        tma_load_2d(a_stage(s), &a_map, &full[s], t * BK, block_row);
-#pragma unroll
-        for (int box = 0; box < BN / B_BOX_COLUMNS; ++box) {
-          tma_load_2d(b_stage(s) + box * BK * B_BOX_COLUMNS, &b_map, &full[s],
-                      block_col + box * B_BOX_COLUMNS, t * BK);
-        }
+        ready_made::produce_slice(ring, &a_map, &b_map, block_row, block_col, t, it, watchdog);
       }
     }
     return;
@@ -116,31 +96,21 @@ __global__ void __launch_bounds__(kThreads, 1)
   claim_registers<232>();
   const int consumer = warpgroup - 1;
   const int warp = (threadIdx.x % 128) / 32, lane = threadIdx.x % 32;
-  float* staging = reinterpret_cast<float*>(stages + kStages * kStageBytes) +
+  float* staging = reinterpret_cast<float*>(ring.stages + kStages * kStageBytes) +
                    (consumer * 4 + warp) * 16 * STAGING_LD;
   // 4 floats may be stored at once when every row of C starts on 16 bytes.
   const bool rows_of_16_bytes = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(C) % 16 == 0;
   int it = 0;
   for (int tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     int block_row, block_col;
-    tile_origin(tile, tiles_m, tiles_n, &block_row, &block_col);
+    tile_origin(tile, tiles_m, tiles_n, kGroupRows, &block_row, &block_col);
     float d[128];
 #pragma unroll
     for (int i = 0; i < 128; ++i) d[i] = 0.0f;
     for (int t = 0; t < slices; ++t, ++it) {
-      const int s = it % kStages, lap = it / kStages;
-      wait(&full[s], lap & 1, s, watchdog);
-      wgmma_fence();
-#pragma unroll
-      for (int kk = 0; kk < BK; kk += 16) {
-        const std::uint64_t a = matrix_descriptor(a_stage(s) + consumer * CONSUMER_M * BK + kk,
-                                                  16, 1024);
-        const std::uint64_t b = matrix_descriptor(b_stage(s) + kk * B_BOX_COLUMNS,
-                                                  BK * B_BOX_COLUMNS * 2, 1024);
-        wgmma_m64n256k16(d, a, b);
-      }
-      wgmma_commit();
-      int finished_stage = s;  // the stage given back to the producer below (-1: none)
+      const int stage = ready_made::wait_until_full(ring, it, watchdog);
+      ready_made::multiply_slice(d, ring, stage, consumer);  // committed as one group
+      int finished_stage = stage;  // the stage given back to the producer below (-1: none)
       // BEGIN SOLUTION
       // TODO: leave this slice's wgmma running while the next slice's are issued: wait only
       //       until the previous slice's group has finished, and name the stage that the
@@ -149,7 +119,7 @@ __global__ void __launch_bounds__(kThreads, 1)
       wgmma_wait<1>();
       finished_stage = t > 0 ? (it - 1) % kStages : -1;
       // END SOLUTION
-      if (finished_stage >= 0 && lane == 0) arrive(&empty[finished_stage]);
+      if (finished_stage >= 0) ready_made::give_back(ring, finished_stage);
     }
     int held_stage = -1;  // a stage still held after the tile's last slice, given back below
     // BEGIN SOLUTION
@@ -158,7 +128,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     wgmma_wait<0>();
     held_stage = (it - 1) % kStages;
     // END SOLUTION
-    if (held_stage >= 0 && lane == 0) arrive(&empty[held_stage]);
+    if (held_stage >= 0) ready_made::give_back(ring, held_stage);
     keep_in_registers(d);
 
     // The epilogue: d[4 j + e] of lane l (g = l / 4, q = l % 4) is C(16 warp + g + 8 (e / 2),
@@ -211,9 +181,9 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 }  // namespace
 
-void step5_persistent_tiles(const __half* A, const __half* B, float* C, int m, int k, int n) {
-  check_arguments("step5_persistent_tiles", A, B, C, m, k, n);
-  require_gpu_for_step(5);
+void step6_persistent_tiles(const __half* A, const __half* B, float* C, int m, int k, int n) {
+  check_arguments("step6_persistent_tiles", A, B, C, m, k, n);
+  require_gpu_for_step(6);
   int ldb = n;
   const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
   const CUtensorMap a_map = make_tensor_map(A, m, k, k, BM, BK);
@@ -221,13 +191,13 @@ void step5_persistent_tiles(const __half* A, const __half* B, float* C, int m, i
   COURSE_CHECK(cudaFuncSetAttribute(persistent_tiles_kernel,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
   const int tiles = course::ceil_div(m, BM) * course::ceil_div(n, BN);
-  const int blocks = std::min(tiles, step5_blocks());  // one per SM, or fewer tiles
+  const int blocks = std::min(tiles, step6_blocks());  // one per SM, or fewer tiles
   persistent_tiles_kernel<<<blocks, kThreads, kSharedBytes>>>(a_map, b_map, C, m, k, n,
                                                               arm_watchdog());
   COURSE_CHECK(cudaGetLastError());
 }
 
-KernelResources step5_resources() {
+KernelResources step6_resources() {
   return resources_of(reinterpret_cast<const void*>(persistent_tiles_kernel));
 }
 

@@ -1,15 +1,16 @@
-// ALTERNATIVE 08.5 step5_persistent_tiles.cu
-// Another tile order: still groups of kGroupRows tile rows, but inside a group the columns are
+// ALTERNATIVE 08.6 step6_persistent_tiles.cu
+// Another tile order: still groups of group_rows tile rows, but inside a group the columns are
 // walked as a serpent, down the even columns and up the odd ones, so that the tile after the
 // last of a column is its neighbour (any order that gives every tile exactly once is correct).
-// The stage given back is computed from s (the previous stage is s - 1 around the ring). The
+// The stage given back is computed from `stage` (the previous one is stage - 1 around the
+// ring). The
 // epilogue writes the staging tile one float at a time and reads it back two floats per lane,
 // 16 lanes per row, storing them one by one: correct, if slower than whole 16-byte rows.
 // @region
-  const int tiles_per_group = kGroupRows * tiles_n;
+  const int tiles_per_group = group_rows * tiles_n;
   const int group = tile / tiles_per_group;
-  const int first_row = group * kGroupRows;
-  const int height = tiles_m - first_row < kGroupRows ? tiles_m - first_row : kGroupRows;
+  const int first_row = group * group_rows;
+  const int height = tiles_m - first_row < group_rows ? tiles_m - first_row : group_rows;
   const int place = tile - group * tiles_per_group;
   tile_col = place / height;
   const int down = place % height;
@@ -19,7 +20,7 @@
       if (t == 0) {
         finished_stage = -1;
       } else {
-        finished_stage = s == 0 ? kStages - 1 : s - 1;
+        finished_stage = stage == 0 ? kStages - 1 : stage - 1;
       }
 // @region
     wgmma_wait<0>();
