@@ -1,7 +1,10 @@
-// Chapter 00 benchmark: SAXPY (exercise and solution) against a device-to-device cudaMemcpy
-// of the same array size, at n = 2^26 floats. SAXPY moves 12 bytes per element (reads x and
-// y, writes y), the copy 8 (reads one array, writes the other): compare their GB/s, not their
-// times. "%peak" is of the nominal DRAM bandwidth, "%copy" of the copy's GB/s in the same run.
+// Chapter 00 benchmark: SAXPY (exercise and solution; step 3's kernel, one element per thread,
+// and step 6's, kElementsPerThread per thread) against a device-to-device cudaMemcpy of the same
+// array size, at n = 2^26 floats. SAXPY moves 12 bytes per element (reads x and y, writes y), the
+// copy 8 (reads one array, writes the other): compare their GB/s, not their times. "%peak" is of
+// the nominal DRAM bandwidth, "%copy" of the copy's GB/s in the same run.
+// And the contrast of steps.json: "Contrast/step6_store_before_next_load" is step 6's kernel
+// with one loop that stores each element before it reads the next (one element in flight).
 //   meson test -C build --benchmark --suite 00-first-kernel --verbose
 #include <cmath>
 #include <string>
@@ -11,6 +14,10 @@
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "first_kernel.cuh"
+
+namespace first_kernel::contrast::step6_store_before_next_load {
+SaxpyKernel saxpy_in_flight_kernel();
+}
 
 namespace {
 
@@ -96,14 +103,25 @@ void course::bench::register_chapter_benchmarks() {
       ->UseManualTime()
       ->Unit(benchmark::kMicrosecond);
 
+  namespace fk = first_kernel;
   const std::string wrong =
       " is not SAXPY yet; its tests say why: ./course test 00.3 and ./course test 00.4";
-  register_saxpy_row("Exercise/saxpy",
-                     first_kernel::exercise::saxpy_kernel(), first_kernel::exercise::launch_config,
-                     saxpy_is_correct(first_kernel::exercise::saxpy_kernel(),
-                                      first_kernel::exercise::launch_config),
+  register_saxpy_row("Exercise/saxpy", fk::exercise::saxpy_kernel(), fk::exercise::launch_config,
+                     saxpy_is_correct(fk::exercise::saxpy_kernel(), fk::exercise::launch_config),
                      "the exercise" + wrong);
-  register_saxpy_row("Solution/saxpy",
-                     first_kernel::solution::saxpy_kernel(), first_kernel::solution::launch_config,
+  register_saxpy_row("Solution/saxpy", fk::solution::saxpy_kernel(), fk::solution::launch_config,
                      true, "");
+
+  // Step 6: kElementsPerThread elements per thread, on the grid that covers n so.
+  register_saxpy_row("Exercise/saxpy_in_flight", fk::exercise::saxpy_in_flight_kernel(),
+                     fk::in_flight_launch_config,
+                     saxpy_is_correct(fk::exercise::saxpy_in_flight_kernel(),
+                                      fk::in_flight_launch_config),
+                     "the exercise's step 6 is not SAXPY yet; its tests say why: ./course test "
+                     "00.6");
+  register_saxpy_row("Solution/saxpy_in_flight", fk::solution::saxpy_in_flight_kernel(),
+                     fk::in_flight_launch_config, true, "");
+  register_saxpy_row("Contrast/step6_store_before_next_load",
+                     fk::contrast::step6_store_before_next_load::saxpy_in_flight_kernel(),
+                     fk::in_flight_launch_config, true, "");
 }

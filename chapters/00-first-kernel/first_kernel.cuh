@@ -3,8 +3,9 @@
 //
 // The host side of every CUDA program, one step per file: ask the GPU what it is (step 1), move
 // data to it and back (step 2), a kernel, SAXPY y[i] = a * x[i] + y[i] (step 3), launch it over
-// any n and check that it ran (step 4), time it with CUDA events (step 5). Plain C++: tests and
-// benchmarks include it from .cpp files.
+// any n and check that it ran (step 4), time it with CUDA events (step 5), and SAXPY again with
+// more bytes in flight per thread (step 6). Plain C++: tests and benchmarks include it from .cpp
+// files.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,6 +38,14 @@ struct LaunchConfig {
 // The SAXPY kernel's signature: y[i] = a * x[i] + y[i] for 0 <= i < n, x and y in GPU memory.
 using SaxpyKernel = void (*)(int n, float a, const float* x, float* y);
 
+// Step 6's kernel computes this many elements per thread, so its grid has this many times fewer
+// threads than step 3's.
+inline constexpr int kElementsPerThread = 4;
+
+// The grid of step 6's kernel: blocks of `threads` threads, just enough of them for n elements
+// at kElementsPerThread per thread, and at least one (ready-made: the launch is step 4's lesson).
+LaunchConfig in_flight_launch_config(int n, int threads);
+
 // Shared argument checks; each throws std::invalid_argument naming `function` and saying what
 // to pass instead.
 void check_count(const char* function, std::size_t n);
@@ -68,7 +77,10 @@ void check_host_arrays(const char* function, const float* in, const float* out,
   /* Step 5: milliseconds of one launch of `kernel` with `config` on GPU arrays x and y,     \
      measured with CUDA events. */                                                            \
   float time_launch_ms(SaxpyKernel kernel, LaunchConfig config, int n, float a,               \
-                       const float* x, float* y);
+                       const float* x, float* y);                                             \
+  /* Step 6: SAXPY with kElementsPerThread elements per thread, all loaded before any is     \
+     stored (launched with in_flight_launch_config). */                                       \
+  SaxpyKernel saxpy_in_flight_kernel();
 
 namespace solution {
 FIRST_KERNEL_DECLARE_STEPS

@@ -1,9 +1,12 @@
-// Argument checks shared by every implementation of chapter 00.
+// Argument checks shared by every implementation of chapter 00, and step 6's launch
+// configuration.
+#include <algorithm>
 #include <climits>
 #include <cmath>
 #include <stdexcept>
 #include <string>
 
+#include "course/math.hpp"
 #include "first_kernel.cuh"
 
 namespace first_kernel {
@@ -75,6 +78,15 @@ void check_config(const char* function, const LaunchConfig& config) {
     reject(function, "the grid or the block has a zero dimension: is launch_config() still a "
                      "TODO?");
   }
+}
+
+LaunchConfig in_flight_launch_config(int n, int threads) {
+  check_n("in_flight_launch_config", n);
+  check_threads("in_flight_launch_config", threads);
+  // In 64 bits: threads * kElementsPerThread may pass INT_MAX.
+  const long long per_block = static_cast<long long>(threads) * kElementsPerThread;
+  const long long blocks = std::max(1ll, course::ceil_div(static_cast<long long>(n), per_block));
+  return LaunchConfig{dim3(static_cast<unsigned>(blocks)), dim3(threads)};
 }
 
 }  // namespace first_kernel

@@ -1,5 +1,5 @@
 // GPU tests of chapter 00 against the solution (suite "solution") and the exercise (suite
-// "exercise"). Each test suite judges one step (its cases are named step1 ... step5), with the
+// "exercise"). Each test suite judges one step (its cases are named step1 ... step6), with the
 // other steps' pieces ready-made (the solution's).
 #include <gtest/gtest.h>
 
@@ -24,6 +24,9 @@ namespace {
 // rightly reports that error, so the test leaves it to the plain run.
 const char* const kProvokesAnError =
     "provokes a CUDA error on purpose, which the sanitizer reports; the plain run checks it";
+// A grid of 2^31 threads, or 2^31 elements: hours under compute-sanitizer's instrumentation.
+const char* const kTooLargeForTheSanitizer =
+    "a grid past INT_MAX is too large for compute-sanitizer; the plain run checks it";
 
 class FirstKernel : public ::testing::TestWithParam<Implementation> {
  protected:
@@ -35,6 +38,7 @@ class Memory : public FirstKernel {};       // step 2
 class Kernel : public FirstKernel {};       // step 3
 class Launch : public FirstKernel {};       // step 4
 class Timing : public FirstKernel {};       // step 5
+class InFlight : public FirstKernel {};     // step 6
 
 TEST_P(DeviceQuery, MatchesTheDeviceAttributes) {
   const DeviceSummary got = steps().query_device();
@@ -101,6 +105,25 @@ TEST_P(Kernel, MatchesCpuWithACorrectGrid) {
                                      file("step3_saxpy.cu")));
     }
   }
+}
+
+// The grid for n = INT_MAX has more than 2^31 threads: their element numbers must not wrap.
+TEST_P(Kernel, IndexDoesNotWrapPastIntMax) {
+  if (course::under_sanitizer()) GTEST_SKIP() << kTooLargeForTheSanitizer;
+  std::string skipped;
+  const ::testing::AssertionResult result =
+      index_does_not_wrap(steps().saxpy_kernel(), 1, file("step3_saxpy.cu"), &skipped);
+  if (!skipped.empty()) GTEST_SKIP() << skipped;
+  EXPECT_TRUE(result);
+}
+
+TEST_P(Kernel, MatchesCpuAtIntMax) {
+  if (course::under_sanitizer()) GTEST_SKIP() << kTooLargeForTheSanitizer;
+  std::string skipped;
+  const ::testing::AssertionResult result =
+      matches_cpu_at_int_max(steps().saxpy_kernel(), 1, file("step3_saxpy.cu"), &skipped);
+  if (!skipped.empty()) GTEST_SKIP() << skipped;
+  EXPECT_TRUE(result);
 }
 
 TEST_P(Launch, SaxpyMatchesCpuWithTheSolutionKernel) {
@@ -181,11 +204,44 @@ TEST_P(Timing, BadLaunchIsReported) {
                       << "(more than any GPU runs) was timed as if it had run: check the launch";
 }
 
+// Step 6: kElementsPerThread elements per thread, launched with the grid that covers n so.
+TEST_P(InFlight, MatchesCpuWithACorrectGrid) {
+  std::vector<int> sizes = {1, 2, 3, 31, 32, 33, 127, 128, 129, 1000, 1023, 1024, 1025, 4099};
+  if (!course::under_sanitizer()) sizes.push_back((1 << 20) + 7);
+  for (const int threads : {32, 256, 1024}) {
+    for (const int n : sizes) {
+      EXPECT_TRUE(kernel_matches_cpu(steps().saxpy_in_flight_kernel(), n, threads,
+                                     file("step6_more_in_flight.cu"), kElementsPerThread));
+    }
+  }
+}
+
+TEST_P(InFlight, IndexDoesNotWrapPastIntMax) {
+  if (course::under_sanitizer()) GTEST_SKIP() << kTooLargeForTheSanitizer;
+  std::string skipped;
+  const ::testing::AssertionResult result =
+      index_does_not_wrap(steps().saxpy_in_flight_kernel(), kElementsPerThread,
+                          file("step6_more_in_flight.cu"), &skipped);
+  if (!skipped.empty()) GTEST_SKIP() << skipped;
+  EXPECT_TRUE(result);
+}
+
+TEST_P(InFlight, MatchesCpuAtIntMax) {
+  if (course::under_sanitizer()) GTEST_SKIP() << kTooLargeForTheSanitizer;
+  std::string skipped;
+  const ::testing::AssertionResult result =
+      matches_cpu_at_int_max(steps().saxpy_in_flight_kernel(), kElementsPerThread,
+                             file("step6_more_in_flight.cu"), &skipped);
+  if (!skipped.empty()) GTEST_SKIP() << skipped;
+  EXPECT_TRUE(result);
+}
+
 COURSE_STEP_TESTS(DeviceQuery, Implementation, 1);
 COURSE_STEP_TESTS(Memory, Implementation, 2);
 COURSE_STEP_TESTS(Kernel, Implementation, 3);
 COURSE_STEP_TESTS(Launch, Implementation, 4);
 COURSE_STEP_TESTS(Timing, Implementation, 5);
+COURSE_STEP_TESTS(InFlight, Implementation, 6);
 
 }  // namespace
 }  // namespace first_kernel::testing

@@ -27,6 +27,24 @@ TEST_P(LaunchConfigOf, CoversEveryNWithNoSpareBlock) {
 
 COURSE_STEP_TESTS(LaunchConfigOf, Implementation, 4);
 
+// Step 6's grid is ready-made: just enough blocks of kElementsPerThread x threads elements, up to
+// n = INT_MAX (whose rounding-up sum passes an int).
+TEST(InFlightLaunchConfig, CoversEveryNWithNoSpareBlock) {
+  for (const int threads : {1, 32, 100, 256, 1000, 1024}) {
+    for (const int n : {0, 1, 3, 4, 5, 1000, 4097, 1 << 20, INT_MAX - 1, INT_MAX}) {
+      const LaunchConfig config = in_flight_launch_config(n, threads);
+      const long long per_block = 1ll * threads * kElementsPerThread;
+      EXPECT_EQ(config.block.x, static_cast<unsigned>(threads));
+      EXPECT_EQ(config.grid.y * config.grid.z * config.block.y * config.block.z, 1u);
+      EXPECT_GE(1ll * config.grid.x * per_block, n) << "n = " << n << ", threads = " << threads;
+      EXPECT_TRUE(config.grid.x == 1 || (config.grid.x - 1ll) * per_block < n)
+          << "n = " << n << ", threads = " << threads << ": " << config.grid.x << " blocks";
+    }
+  }
+  EXPECT_NE(course::invalid_argument_message([] { in_flight_launch_config(-1, 256); }), "");
+  EXPECT_NE(course::invalid_argument_message([] { in_flight_launch_config(10, 0); }), "");
+}
+
 TEST(FirstKernelArguments, BadArgumentsAreRejectedWithAMessage) {
   using course::invalid_argument_message;
   EXPECT_NE(invalid_argument_message([] { solution::launch_config(-1, 256); }), "");
