@@ -81,6 +81,12 @@ CUtensorMap make_tensor_map(const __half* matrix, int rows, int columns, int ld,
   return map;
 }
 
+OperandMaps make_operand_maps(const __half* A, const __half* B, int m, int k, int n) {
+  int ldb = n;
+  const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
+  return {make_tensor_map(A, m, k, k, BM, BK), make_tensor_map(b, k, ldb, ldb, BK, B_BOX_COLUMNS)};
+}
+
 hopper::Watchdog arm_watchdog() {
   // The budget and the report's device address are asked of the driver once per process.
   static const hopper::Watchdog armed = [] {

@@ -332,6 +332,14 @@ namespace tensor_core_gemm {
 CUtensorMap make_tensor_map(const __half* matrix, int rows, int columns, int ld, int box_rows,
                             int box_columns);
 
+// The maps of the ring's operands, for the launchers of steps 4-6: A's in boxes of BM x BK, B's
+// in boxes of BK x B_BOX_COLUMNS (B first copied into rows of a multiple of 8 halves when n is
+// not one: b_with_rows_of_multiple_of_8 in tensor_core_gemm.cuh).
+struct OperandMaps {
+  CUtensorMap a, b;
+};
+OperandMaps make_operand_maps(const __half* A, const __half* B, int m, int k, int n);
+
 // Clears the watchdog's report and returns the budget and report address for a launch.
 hopper::Watchdog arm_watchdog();
 

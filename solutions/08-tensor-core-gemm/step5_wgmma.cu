@@ -108,14 +108,11 @@ __global__ void __launch_bounds__(kThreads, 1)
 void step5_wgmma(const __half* A, const __half* B, float* C, int m, int k, int n) {
   check_arguments("step5_wgmma", A, B, C, m, k, n);
   require_gpu_for_step(5);
-  int ldb = n;
-  const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
-  const CUtensorMap a_map = make_tensor_map(A, m, k, k, BM, BK);
-  const CUtensorMap b_map = make_tensor_map(b, k, ldb, ldb, BK, B_BOX_COLUMNS);
+  const OperandMaps maps = make_operand_maps(A, B, m, k, n);
   COURSE_CHECK(cudaFuncSetAttribute(wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     kRingSharedBytes));
   const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
-  wgmma_kernel<<<grid, kThreads, kRingSharedBytes>>>(a_map, b_map, C, m, k, n, arm_watchdog());
+  wgmma_kernel<<<grid, kThreads, kRingSharedBytes>>>(maps.a, maps.b, C, m, k, n, arm_watchdog());
   COURSE_CHECK(cudaGetLastError());
 }
 

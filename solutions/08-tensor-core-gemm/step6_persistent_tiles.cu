@@ -184,15 +184,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 void step6_persistent_tiles(const __half* A, const __half* B, float* C, int m, int k, int n) {
   check_arguments("step6_persistent_tiles", A, B, C, m, k, n);
   require_gpu_for_step(6);
-  int ldb = n;
-  const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
-  const CUtensorMap a_map = make_tensor_map(A, m, k, k, BM, BK);
-  const CUtensorMap b_map = make_tensor_map(b, k, ldb, ldb, BK, B_BOX_COLUMNS);
+  const OperandMaps maps = make_operand_maps(A, B, m, k, n);
   COURSE_CHECK(cudaFuncSetAttribute(persistent_tiles_kernel,
                                     cudaFuncAttributeMaxDynamicSharedMemorySize, kSharedBytes));
   const int tiles = course::ceil_div(m, BM) * course::ceil_div(n, BN);
   const int blocks = std::min(tiles, step6_blocks());  // one per SM, or fewer tiles
-  persistent_tiles_kernel<<<blocks, kThreads, kSharedBytes>>>(a_map, b_map, C, m, k, n,
+  persistent_tiles_kernel<<<blocks, kThreads, kSharedBytes>>>(maps.a, maps.b, C, m, k, n,
                                                               arm_watchdog());
   COURSE_CHECK(cudaGetLastError());
 }
