@@ -64,6 +64,12 @@ std::string barrier_timeout_report();
 // 3 (144 KiB) on 8.0 (163 KiB), 2 (96 KiB) on 8.6, 8.9 and 12.0 (99 KiB); 0 below 96 KiB.
 inline constexpr int kStep3StageBytes = (128 * 64 + 64 * 256) * 2;
 int step3_stages_for(int shared_bytes_per_block);
+
+// The ring of steps 4-6: kRingStages stages of the same 48 KiB slices, and 1 KiB to start them
+// on 1024 bytes: 193 KiB of shared memory per block, which compute capability 9.0 and 10.0
+// allow (227 KiB) and 12.0 does not (99 KiB).
+inline constexpr int kRingStages = 4;
+inline constexpr int kRingSharedBytes = kRingStages * kStep3StageBytes + 1024;
 // For the current GPU (or what detail::override_step3_stages set).
 int step3_stages();
 

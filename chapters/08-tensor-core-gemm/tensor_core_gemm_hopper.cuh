@@ -7,7 +7,8 @@
 // (declared at the end of this file).
 //
 // Two targets: the TMA and the mbarriers (TENSOR_CORE_GEMM_TMA) need compute capability 9.0 or
-// newer and are compiled into any build for it (sm_90, sm_100, sm_120: Hopper and Blackwell);
+// newer and are compiled into any build for it (sm_90, sm_100, sm_120: Hopper and Blackwell; the
+// ring's 193 KiB of shared memory per block fit on 9.0 and 10.0, not on 12.0's 99 KiB);
 // wgmma and setmaxnreg (TENSOR_CORE_GEMM_HOPPER) exist only in the architecture-specific target
 // sm_90a, which runs on compute capability 9.0 and no other: meson.build compiles steps 5 and 6
 // for it in addition to gpu_arch. Elsewhere each piece compiles to nothing.
@@ -18,6 +19,7 @@
 
 #include <cstdint>
 
+#include "tensor_core_gemm.cuh"  // kRingStages, kRingSharedBytes
 #include "tensor_core_gemm_device.cuh"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
@@ -35,15 +37,14 @@ namespace tensor_core_gemm::hopper {
 // boxes of BK x 64 side by side, each as the TMA writes it: rows of 128 bytes, 128-byte swizzle
 // (the pattern of step 3's tiles). Steps 5 and 6: one producer warpgroup and kConsumers consumer
 // warpgroups, each multiplying CONSUMER_M rows of the tile.
-inline constexpr int kStages = 4;
+inline constexpr int kStages = kRingStages;  // tensor_core_gemm.cuh
 inline constexpr int kConsumers = 2;                     // warpgroups of 128 threads
-inline constexpr int kThreads = (1 + kConsumers) * 128;  // 384
+inline constexpr int kThreads = (1 + kConsumers) * 128;  // 384: steps 5 and 6 (step 4: 256)
 inline constexpr int CONSUMER_M = BM / kConsumers;       // 64: wgmma's m
 inline constexpr int A_STAGE_BYTES = A_STAGE * 2;        // 16 KiB
 inline constexpr int B_STAGE_BYTES = B_STAGE * 2;        // 32 KiB, 4 boxes of 64 x 64
 inline constexpr int kStageBytes = A_STAGE_BYTES + B_STAGE_BYTES;
-// Dynamic shared memory of a block: the stages, and room to start them on 1024 bytes.
-inline constexpr int kRingSharedBytes = kStages * kStageBytes + 1024;
+static_assert(kStageBytes == kStep3StageBytes, "the stage that kRingSharedBytes counts");
 // Consumer warps per block, in steps 4-6 alike (step 4's 8 warps, steps 5-6's 2 warpgroups): the
 // arrivals that complete a phase of `empty`.
 inline constexpr unsigned kConsumerWarps = 8;

@@ -194,6 +194,11 @@ std::string why_step_cannot_run(int step) {
            this_gpu + "): configure a new build folder with -Dgpu_arch=sm_" +
            std::to_string(capability) + " (or native) and build again";
   }
+  if (step == 4 && gpu.shared_bytes_per_block < kRingSharedBytes) {
+    return "step 4 needs " + std::to_string(kRingSharedBytes / 1024) +
+           " KiB of shared memory per block (its ring of four stages); this GPU, " + gpu.name +
+           ", allows " + std::to_string(gpu.shared_bytes_per_block / 1024) + " KiB";
+  }
   if (step == 3 && step3_stages_for(gpu.shared_bytes_per_block) == 0) {
     return "step 3 needs " + std::to_string(2 * kStep3StageBytes / 1024) +
            " KiB of shared memory per block (two stages of its ring); this GPU, " + gpu.name +

@@ -20,7 +20,7 @@
 //    ldmatrix matrix reads still fall in eight different 16-byte bank groups (unswizzled and
 //    unpadded, rows 128 or 512 bytes apart would all hit the same one: 8 passes instead of 1),
 //    with no shared memory spent on padding. On rows of 128 bytes it is also the pattern that
-//    step 4's hardware writes (TMA) and reads (wgmma). The same swizzle must be used to store
+//    the TMA writes (step 4) and wgmma reads (step 5). The same swizzle must be used to store
 //    (cp.async) and to load (ldmatrix).
 #include <cstdint>
 

@@ -126,6 +126,14 @@ TEST(TensorCoreGemmStep3Ring, DepthsOutside2To4AreRejected) {
   EXPECT_NO_THROW(detail::override_step3_stages(0));
 }
 
+// Step 4's ring: four stages of 48 KiB and 1 KiB of alignment fit in the 227 KiB per block of
+// compute capability 9.0 and 10.0, not in 12.0's 99 KiB (why_step_cannot_run says so there).
+TEST(TensorCoreGemmStep4Ring, FitsComputeCapability9And10Only) {
+  EXPECT_EQ(kRingSharedBytes, 193 * 1024);
+  EXPECT_LE(kRingSharedBytes, 227 * 1024);
+  EXPECT_GT(kRingSharedBytes, 99 * 1024);
+}
+
 // Step 6's persistent blocks: a negative count is refused; setting and clearing an override asks
 // nothing of the GPU (with or without one), and the override is what step6_blocks() returns.
 TEST(TensorCoreGemmStep6Blocks, OverrideIsCheckedAndUsed) {
