@@ -21,6 +21,7 @@
 
 #include "course/device_info.hpp"
 #include "course/math.hpp"
+#include "course/watchdog.hpp"
 #include "tensor_core_gemm_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace tensor_core_gemm {
@@ -51,11 +52,11 @@ class StepNeedsAnotherGpu : public std::runtime_error {
 };
 void require_gpu_for_step(int step);
 
-// The barrier waits of steps 4-6 give up after kWatchdogSeconds (a barrier that never completes
-// would freeze the GPU): the kernel stops with a trap, which leaves this process's CUDA context
-// unusable. This says what the wait was for ("block (3, 1), warp 4 waited on stage 2 for
-// parity 1"), or "" when no wait gave up.
-inline constexpr int kWatchdogSeconds = 4;
+// The barrier waits of steps 4-6 give up after kWatchdogSeconds (course/watchdog.hpp: a
+// barrier that never completes would freeze the GPU): the kernel stops with a trap, which leaves
+// this process's CUDA context unusable. This says what the wait was for ("block (3, 1), warp 4
+// waited on stage 2 for parity 1"), or "" when no wait gave up.
+using course::kWatchdogSeconds;
 std::string barrier_timeout_report();
 
 // Step 3's ring of shared-memory stages, 48 KiB each (A's 128 x 64 and B's 64 x 256 halves):

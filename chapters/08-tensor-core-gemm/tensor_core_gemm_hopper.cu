@@ -1,6 +1,6 @@
 // Host side of chapter 08's steps 4-6, ready-made: the tensor maps that tell the TMA how a
-// matrix is laid out, the watchdog of the barrier waits, and the probe that says whether the GPU
-// runs the sm_90a code. Compiled like steps 5 and 6 (common/chapter.meson: sm90a_args).
+// matrix is laid out, what the watchdog of the barrier waits reports (course/watchdog.hpp arms
+// it), and the probe that says whether the GPU runs the sm_90a code. Compiled like steps 5 and 6 (common/chapter.meson: sm90a_args).
 #include <cuda.h>
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
@@ -9,7 +9,6 @@
 
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
-#include "course/testing.hpp"
 #include "tensor_core_gemm.cuh"
 #include "tensor_core_gemm_hopper.cuh"
 
@@ -48,15 +47,6 @@ __global__ void sm90a_probe(int* answer) {
 #endif
 }
 
-hopper::BarrierTimeout* mapped_report() {
-  static hopper::BarrierTimeout* report = [] {
-    void* host = nullptr;
-    COURSE_CHECK(cudaHostAlloc(&host, sizeof(hopper::BarrierTimeout), cudaHostAllocMapped));
-    return static_cast<hopper::BarrierTimeout*>(host);
-  }();
-  return report;
-}
-
 }  // namespace
 
 CUtensorMap make_tensor_map(const __half* matrix, int rows, int columns, int ld, int box_rows,
@@ -87,29 +77,13 @@ OperandMaps make_operand_maps(const __half* A, const __half* B, int m, int k, in
   return {make_tensor_map(A, m, k, k, BM, BK), make_tensor_map(b, k, ldb, ldb, BK, B_BOX_COLUMNS)};
 }
 
-hopper::Watchdog arm_watchdog() {
-  // The budget and the report's device address are asked of the driver once per process.
-  static const hopper::Watchdog armed = [] {
-    void* device_report = nullptr;
-    COURSE_CHECK(cudaHostGetDevicePointer(&device_report, mapped_report(), 0));
-    int device = 0, clock_khz = 0;
-    COURSE_CHECK(cudaGetDevice(&device));
-    COURSE_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
-    // Under compute-sanitizer every instruction is slower: a longer budget, the same message.
-    const long long seconds = kWatchdogSeconds * (course::under_sanitizer() ? 25 : 1);
-    return hopper::Watchdog{seconds * clock_khz * 1000,
-                            static_cast<hopper::BarrierTimeout*>(device_report)};
-  }();
-  *mapped_report() = hopper::BarrierTimeout{};
-  return armed;
-}
-
 std::string barrier_timeout_report() {
-  const hopper::BarrierTimeout* report = mapped_report();
-  if (report->happened == 0) return "";
-  return "block (" + std::to_string(report->block_x) + ", " + std::to_string(report->block_y) +
-         "), warp " + std::to_string(report->warp) + " waited on stage " +
-         std::to_string(report->stage) + " for parity " + std::to_string(report->parity);
+  const course::WatchdogReport report = course::watchdog_report();
+  if (report.happened == 0) return "";
+  // what[0] and what[1]: the stage and the parity (hopper::wait).
+  return "block (" + std::to_string(report.block_x) + ", " + std::to_string(report.block_y) +
+         "), warp " + std::to_string(report.warp) + " waited on stage " +
+         std::to_string(report.what[0]) + " for parity " + std::to_string(report.what[1]);
 }
 
 namespace detail {

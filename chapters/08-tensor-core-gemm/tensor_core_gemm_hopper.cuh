@@ -53,17 +53,10 @@ static_assert(kConsumerWarps == kTileWarps && kConsumerWarps == kConsumers * 4, 
 // ---- Deadlock watchdog ------------------------------------------------------------------------
 // A barrier whose phase never completes (bytes expected that never come, an arrive that never
 // happens, a wait on the wrong parity) would freeze the GPU and the terminal. Every wait below
-// gives up after `budget_cycles` clock cycles instead: it writes what it waited for to `report`
-// (page-locked host memory the GPU writes through) and stops the kernel with a trap. The host
-// then prints the report (course's test helper: "the kernel did not finish within 4 s: ...").
-struct BarrierTimeout {
-  int happened;  // 0 until a wait gives up
-  int block_x, block_y, warp, stage, parity;
-};
-struct Watchdog {
-  long long budget_cycles;
-  BarrierTimeout* report;  // device address of the mapped host memory
-};
+// gives up after the watchdog's budget instead (course/watchdog.hpp): it records the stage and
+// parity it waited for and stops the kernel with a trap; the test then prints the report ("the
+// kernel did not finish within 4 s: ...").
+using course::Watchdog;
 
 // ---- mbarrier: a barrier in shared memory that counts arrivals AND bytes ----------------------
 // A phase completes when `count` threads have arrived and every byte announced with
@@ -133,16 +126,8 @@ __device__ __forceinline__ void wait(std::uint64_t* barrier, int parity, int sta
   if (phase_completed(barrier, parity)) return;
   const long long start = clock64();
   while (!phase_completed(barrier, parity)) {
-    if (clock64() - start > watchdog.budget_cycles) {
-      if (atomicExch(&watchdog.report->happened, 1) == 0) {
-        watchdog.report->block_x = blockIdx.x;
-        watchdog.report->block_y = blockIdx.y;
-        watchdog.report->warp = threadIdx.x / 32;
-        watchdog.report->stage = stage;
-        watchdog.report->parity = parity;
-        __threadfence_system();
-      }
-      __trap();
+    if (course::watchdog_expired(watchdog, start)) {
+      course::watchdog_give_up(watchdog, stage, parity);  // the report's what[0] and what[1]
     }
   }
 }
@@ -342,6 +327,6 @@ struct OperandMaps {
 OperandMaps make_operand_maps(const __half* A, const __half* B, int m, int k, int n);
 
 // Clears the watchdog's report and returns the budget and report address for a launch.
-hopper::Watchdog arm_watchdog();
+using course::arm_watchdog;
 
 }  // namespace tensor_core_gemm

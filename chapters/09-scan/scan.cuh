@@ -18,6 +18,7 @@
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
 #include "course/math.hpp"
+#include "course/watchdog.hpp"
 #include "scan_steps.hpp"  // kSteps, kStepCount: generated from steps.json
 
 namespace scan {
@@ -80,21 +81,12 @@ void check_arguments(const char* step, const void* input, const void* output, lo
 // A block of step 4 waits for another block's status word. A wait that can never end (a tile
 // waiting on a block that is not running, a status never published) would freeze the GPU and
 // the terminal; instead the ready-made wait gives up after kWatchdogSeconds, writes who waited
-// for what into page-locked host memory, and stops the kernel with a trap. The CUDA context is
-// then lost: the test prints the report and ends the program.
-inline constexpr int kWatchdogSeconds = 4;
-struct WaitReport {
-  int happened;             // 0 until a wait gives up
-  unsigned block;           // blockIdx.x of the block that gave up
-  unsigned tile;            // the tile it was scanning
-  unsigned waited_for;      // the tile whose status word never became ready
-};
-struct Watchdog {
-  long long budget_cycles;  // clock64() cycles a wait may take (longer under compute-sanitizer)
-  WaitReport* report;       // device address of the mapped host memory
-};
-// Clears the report and returns the budget and the report's device address for a launch.
-Watchdog arm_watchdog();
+// for what into page-locked host memory, and stops the kernel with a trap (course/watchdog.hpp:
+// the budget, the report, arm_watchdog() before a launch). The CUDA context is then lost: the
+// test prints the report and ends the program.
+using course::arm_watchdog;
+using course::kWatchdogSeconds;
+using course::Watchdog;
 // "" when no wait gave up since the last arm_watchdog(); otherwise what waited for what.
 std::string watchdog_report();
 

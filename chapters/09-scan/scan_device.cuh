@@ -261,15 +261,9 @@ __device__ __forceinline__ T status_value(StatusWord word) {
 __device__ __forceinline__ void give_up_if_too_long(long long started, unsigned tile,
                                                     unsigned waited_for,
                                                     const Watchdog& watchdog) {
-  if (clock64() - started <= watchdog.budget_cycles) return;
-  if (atomicExch(&watchdog.report->happened, 1) == 0) {
-    volatile WaitReport* report = watchdog.report;
-    report->block = blockIdx.x;
-    report->tile = tile;
-    report->waited_for = waited_for;
-    __threadfence_system();
+  if (course::watchdog_expired(watchdog, started)) {
+    course::watchdog_give_up(watchdog, tile, waited_for);  // the report's what[0] and what[1]
   }
-  __trap();
 }
 
 // How long a waiting lane sleeps (__nanosleep) before it reads a word again, the first time it

@@ -6,7 +6,6 @@
 #include <string>
 
 #include "course/random.hpp"
-#include "course/testing.hpp"
 #include "scan.cuh"
 
 namespace scan {
@@ -74,43 +73,13 @@ void check_arguments(const char* step, const void* input, const void* output, lo
   check_pointer(output, "output");
 }
 
-namespace {
-
-// Page-locked host memory that the GPU writes through (mapped): the watchdog's report survives
-// the trap that ends the kernel and loses the CUDA context.
-WaitReport* mapped_report() {
-  static WaitReport* report = [] {
-    void* host = nullptr;
-    COURSE_CHECK(cudaHostAlloc(&host, sizeof(WaitReport), cudaHostAllocMapped));
-    return static_cast<WaitReport*>(host);
-  }();
-  return report;
-}
-
-}  // namespace
-
-Watchdog arm_watchdog() {
-  // The budget and the report's device address are asked of the driver once per process.
-  static const Watchdog armed = [] {
-    void* device_report = nullptr;
-    COURSE_CHECK(cudaHostGetDevicePointer(&device_report, mapped_report(), 0));
-    int device = 0, clock_khz = 0;
-    COURSE_CHECK(cudaGetDevice(&device));
-    COURSE_CHECK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrClockRate, device));
-    // Under compute-sanitizer every instruction is slower: a longer budget, the same message.
-    const long long seconds = kWatchdogSeconds * (course::under_sanitizer() ? 25 : 1);
-    return Watchdog{seconds * clock_khz * 1000LL, static_cast<WaitReport*>(device_report)};
-  }();
-  *mapped_report() = WaitReport{};
-  return armed;
-}
-
 std::string watchdog_report() {
-  const volatile WaitReport* report = mapped_report();
-  if (report->happened == 0) return "";
-  return "block " + std::to_string(report->block) + ", scanning tile " +
-         std::to_string(report->tile) + ", waited for the status word of tile " +
-         std::to_string(report->waited_for);
+  const course::WatchdogReport report = course::watchdog_report();
+  if (report.happened == 0) return "";
+  // what[0] and what[1]: the block's tile and the tile it waited for (give_up_if_too_long).
+  return "block " + std::to_string(report.block_x) + ", scanning tile " +
+         std::to_string(report.what[0]) + ", waited for the status word of tile " +
+         std::to_string(report.what[1]);
 }
 
 std::vector<int> cpu_scan(const std::vector<int>& input, std::size_t n) {
