@@ -1,0 +1,159 @@
+// Chapter 10's device code that no step asks the learner to write: the policy for a row with
+// nothing in it, the reduction operators and the values they carry across lanes, and a row seen
+// as 16-byte vectors of FP32 or FP16 values. Compiled by nvcc only (the .cu files include it;
+// the host tests do not).
+#pragma once
+
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "softmax_and_norms.cuh"
+
+namespace softmax_and_norms {
+
+inline constexpr unsigned kFullMask = 0xffffffffu;
+inline constexpr int kMaxWarps = 32;  // a block has at most 1024 threads
+
+// ---- A row with nothing in it -------------------------------------------------------------------
+// A row whose max is -inf is entirely masked: exp(x - max) would be exp(-inf - (-inf)) = NaN.
+// The course's policy: such a row has no probability mass, and its softmax is 0 everywhere (as in
+// scaled_dot_product_attention and FlashAttention; a NaN would poison every later sum).
+// What to subtract from every value of a row whose max is `row_max`: the max, or 0 for a fully
+// masked row (then every exp(x - 0) = exp(-inf) = 0 and the sum is 0).
+__device__ __forceinline__ float shift_for(float row_max) {
+  return row_max == -INFINITY ? 0.0f : row_max;
+}
+// What to multiply every exp by: 1 / sum, or 0 when the sum is 0 (a fully masked row).
+__device__ __forceinline__ float scale_for(float sum) { return sum > 0.0f ? 1.0f / sum : 0.0f; }
+
+// ---- Reductions: operators, and the values they move between lanes -----------------------------
+struct Max {
+  __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct Sum {
+  __device__ float operator()(float a, float b) const { return a + b; }
+};
+
+// Step 4: the max of some values of a row and the sum of exp(value - max) over them. Nothing
+// seen yet (or only -inf): {-inf, 0}. A plain struct, so that it can live in shared memory.
+struct Partial {
+  float max;
+  float sum;
+};
+// Step 5: the count of some values, their mean, and M2, the sum of their squared deviations
+// from that mean (the variance is M2 / count). Nothing seen yet: {0, 0, 0}.
+struct Moments {
+  float count;
+  float mean;
+  float m2;
+};
+
+// A value of lane (this lane ^ lane_mask), for the butterfly reductions: every lane calls it.
+__device__ __forceinline__ float shuffle_xor(float value, int lane_mask) {
+  return __shfl_xor_sync(kFullMask, value, lane_mask);
+}
+__device__ __forceinline__ Partial shuffle_xor(Partial value, int lane_mask) {
+  return {shuffle_xor(value.max, lane_mask), shuffle_xor(value.sum, lane_mask)};
+}
+__device__ __forceinline__ Moments shuffle_xor(Moments value, int lane_mask) {
+  return {shuffle_xor(value.count, lane_mask), shuffle_xor(value.mean, lane_mask),
+          shuffle_xor(value.m2, lane_mask)};
+}
+
+// ---- A row as 16-byte vectors -------------------------------------------------------------------
+// Vector k of a row holds its columns k * W ... k * W + W - 1 (W = 4 floats or 8 halves); the last
+// one may be partial. A row starts at a 16-byte boundary when the matrix does (the argument checks
+// ask for it) and row * cols is a multiple of W: every row when cols is a multiple of W, some rows
+// otherwise. Only whole vectors of such a row may be read or written as one 16-byte access.
+template <typename T>
+inline constexpr int kWidth = 16 / static_cast<int>(sizeof(T));
+
+template <typename T>
+struct RowOf {
+  T* data;      // the row's first element
+  int cols;
+  bool aligned;  // data is on a 16-byte boundary
+};
+template <typename T>
+__device__ __forceinline__ RowOf<T> row_of(T* matrix, long long row, int cols) {
+  T* data = matrix + row * static_cast<long long>(cols);
+  return {data, cols, reinterpret_cast<std::uintptr_t>(data) % 16 == 0};
+}
+// The number of vectors that cover a row of `cols` values of T.
+template <typename T>
+__host__ __device__ constexpr int vectors_of(int cols) {
+  return (cols + kWidth<T> - 1) / kWidth<T>;
+}
+
+// The 16-byte vector type of T, and the conversions between it and W floats.
+template <typename T>
+struct VectorOf;
+template <>
+struct VectorOf<float> {
+  using type = float4;
+};
+template <>
+struct VectorOf<__half> {
+  using type = uint4;  // 8 halves
+};
+template <typename T>
+using Vector = typename VectorOf<T>::type;
+
+__device__ __forceinline__ float to_float(float value) { return value; }
+__device__ __forceinline__ float to_float(__half value) { return __half2float(value); }
+template <typename T>
+__device__ __forceinline__ T from_float(float value);
+template <>
+__device__ __forceinline__ float from_float<float>(float value) { return value; }
+template <>
+__device__ __forceinline__ __half from_float<__half>(float value) { return __float2half_rn(value); }
+
+__device__ __forceinline__ void unpack(const float4& v, float* x) {
+  x[0] = v.x;
+  x[1] = v.y;
+  x[2] = v.z;
+  x[3] = v.w;
+}
+__device__ __forceinline__ void unpack(const uint4& v, float* x) {
+  const __half2* halves = reinterpret_cast<const __half2*>(&v);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const float2 pair = __half22float2(halves[i]);
+    x[2 * i] = pair.x;
+    x[2 * i + 1] = pair.y;
+  }
+}
+template <typename T>
+__device__ __forceinline__ Vector<T> pack(const float* x);
+template <>
+__device__ __forceinline__ float4 pack<float>(const float* x) {
+  return make_float4(x[0], x[1], x[2], x[3]);
+}
+template <>
+__device__ __forceinline__ uint4 pack<__half>(const float* x) {
+  uint4 v;
+  __half2* halves = reinterpret_cast<__half2*>(&v);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) halves[i] = __floats2half2_rn(x[2 * i], x[2 * i + 1]);
+  return v;
+}
+
+// ---- Launchers ----------------------------------------------------------------------------------
+// Calls launch(std::integral_constant<int, N>{}) with the first N of the list that is at least
+// `needed` (the last one when none is): a count known at run time picks a kernel whose registers
+// are sized at compile time.
+template <int kFirst, int... kRest, typename Launch>
+void launch_with_at_least(long long needed, Launch&& launch) {
+  if constexpr (sizeof...(kRest) == 0) {
+    launch(std::integral_constant<int, kFirst>{});
+  } else if (needed <= kFirst) {
+    launch(std::integral_constant<int, kFirst>{});
+  } else {
+    launch_with_at_least<kRest...>(needed, std::forward<Launch>(launch));
+  }
+}
+
+}  // namespace softmax_and_norms

@@ -1,0 +1,204 @@
+// GPU tests of chapter 10 against the solution (suite "solution") and the exercise (suite
+// "exercise"): every softmax step on random rows of awkward widths, on many rows, on inputs up to
+// 1e4 in magnitude, on masked rows (-inf entries, a fully masked row, a masked prefix), on rows
+// whose max comes last, and on the longest rows it takes; LayerNorm and RMSNorm on random rows
+// and on rows with a large mean and a tiny spread. Under compute-sanitizer only small cases run.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "course/testing.hpp"
+#include "softmax_checks.hpp"
+
+namespace softmax_and_norms::testing {
+namespace {
+
+enum class Implementation { solution, exercise };
+using Case = std::tuple<Implementation, int>;  // implementation, index in kSoftmaxSteps/kNormSteps
+using Shapes = std::vector<std::pair<long long, long long>>;  // (rows, cols)
+
+StepUnderTest under_test(Implementation impl, const StepFunction& function) {
+  const bool solution = impl == Implementation::solution;
+  return {function.name, std::string(solution ? "solutions" : "exercises") +
+                             "/10-softmax-and-norms/" + file_of(function)};
+}
+
+// ---- Softmax (steps 1-4) ------------------------------------------------------------------------
+
+class Softmax : public ::testing::TestWithParam<Case> {
+ protected:
+  const StepFunction& function() const { return kSoftmaxSteps[std::get<1>(GetParam())]; }
+  // Every shape of `shapes` that the step takes, each with the input of `kind`; stops at the
+  // first failure.
+  void expect_matches(Values kind, const Shapes& shapes) const {
+    const auto [impl, index] = GetParam();
+    const SoftmaxFn softmax =
+        impl == Implementation::solution ? solution_softmax(index) : exercise_softmax(index);
+    for (const auto& [rows, cols] : shapes) {
+      if (cols > function().max_cols) continue;
+      const auto verdict = softmax_matches_cpu(under_test(impl, function()), softmax,
+                                               softmax_input(kind, rows, cols), rows, cols, kind);
+      if (!verdict) {
+        ADD_FAILURE() << verdict.message();
+        return;
+      }
+    }
+  }
+};
+
+// Widths around every vector, warp and block size, primes, and the longest rows steps 2 and 3
+// hold; row 0 of 1 x 31 ends in a partial vector with nothing after it (memcheck sees a read past).
+TEST_P(Softmax, MatchesCpuOnRandomRowsOfAwkwardWidths) {
+  if (course::under_sanitizer()) {
+    expect_matches(Values::random, {{1, 31}, {2, 1}, {3, 33}, {2, 1025}, {2, 4099}});
+    return;
+  }
+  Shapes shapes;
+  for (const long long cols : {1, 2, 3, 4, 5, 7, 8, 31, 32, 33, 127, 128, 129, 1021, 1023, 1024,
+                               1025, 2047, 4093, 4096, 8191, 16411, 32765, 32768}) {
+    shapes.emplace_back(cols == 31 ? 1 : 3, cols);
+  }
+  expect_matches(Values::random, shapes);
+}
+
+TEST_P(Softmax, MatchesCpuOnManyRows) {
+  if (course::under_sanitizer()) {
+    expect_matches(Values::random, {{300, 7}, {64, 100}});
+    return;
+  }
+  expect_matches(Values::random, {{20000, 33}, {4099, 1000}, {1000, 4096}});
+}
+
+// exp(1e4) overflows: only a max subtracted first keeps every term finite.
+TEST_P(Softmax, StaysFiniteOnInputsUpToTenThousand) {
+  if (course::under_sanitizer()) {
+    expect_matches(Values::large, {{2, 100}});
+    return;
+  }
+  expect_matches(Values::large, {{4, 32}, {4, 1000}, {4, 4096}, {2, 32768}});
+}
+
+// Masked entries contribute nothing; a fully masked row gives 0 (never NaN); a row masked but for
+// its last entry gives 1 there; a masked prefix must not turn the running sum into NaN.
+TEST_P(Softmax, GivesZeroForAFullyMaskedRowAndSkipsMaskedEntries) {
+  if (course::under_sanitizer()) {
+    expect_matches(Values::masked, {{3, 5}, {4, 33}});
+    return;
+  }
+  expect_matches(Values::masked, {{3, 1}, {3, 5}, {4, 33}, {4, 1025}, {4, 4096}, {3, 32768},
+                                  {3, 100000}});
+}
+
+// Every new value raises the max: a running sum not rescaled, or partial sums added without
+// bringing them to a common max, is wrong by far.
+TEST_P(Softmax, RescalesWhenTheMaxComesLast) {
+  if (course::under_sanitizer()) {
+    expect_matches(Values::ascending, {{2, 100}, {1, 40000}});
+    return;
+  }
+  expect_matches(Values::ascending, {{3, 100}, {3, 4096}, {2, 32768}, {2, 100003}});
+}
+
+// Rows longer than one block's chunk (step 4: several blocks per row), up to 2^20 columns; a row
+// length that is not a multiple of 4 starts most rows between two 16-byte boundaries.
+TEST_P(Softmax, MatchesCpuOnLongRows) {
+  if (course::under_sanitizer()) {
+    expect_matches(Values::random, {{1, 40000}});
+    return;
+  }
+  expect_matches(Values::random, {{3, 262147}, {1, 1 << 20}, {2, 65536}});
+}
+
+std::vector<Case> cases(Implementation impl, int count) {
+  std::vector<Case> all;
+  for (int index = 0; index < count; ++index) all.emplace_back(impl, index);
+  return all;
+}
+
+// A case is named after its function ("step4_online_softmax"): how ./course test finds a step's.
+template <const StepFunction* kTable>
+std::string name_in(const ::testing::TestParamInfo<Case>& info) {
+  return kTable[std::get<1>(info.param)].name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, Softmax,
+                         ::testing::ValuesIn(cases(Implementation::solution, kSoftmaxStepCount)),
+                         name_in<kSoftmaxSteps>);
+INSTANTIATE_TEST_SUITE_P(Exercise, Softmax,
+                         ::testing::ValuesIn(cases(Implementation::exercise, kSoftmaxStepCount)),
+                         name_in<kSoftmaxSteps>);
+
+// ---- LayerNorm and RMSNorm (step 5) -------------------------------------------------------------
+
+class Norm : public ::testing::TestWithParam<Case> {
+ protected:
+  void expect_matches(const Shapes& shapes, double mean = 0.0, double spacing = 0.0) const {
+    const auto [impl, index] = GetParam();
+    const bool solution = impl == Implementation::solution;
+    const bool layer = index == 0;
+    const NormRun run = [=](const __half* x, __half* y, const __half* gamma, const __half* beta,
+                            long long rows, long long cols, float epsilon) {
+      if (layer) {
+        (solution ? solution::step5_layer_norm : exercise::step5_layer_norm)(
+            x, y, gamma, beta, rows, cols, epsilon);
+      } else {
+        (solution ? solution::step5_rms_norm : exercise::step5_rms_norm)(x, y, gamma, rows,
+                                                                          cols, epsilon);
+      }
+    };
+    for (const auto& [rows, cols] : shapes) {
+      const auto verdict = norm_matches_cpu(under_test(impl, kNormSteps[index]), layer, run,
+                                            norm_input(rows, cols, mean, spacing), rows, cols);
+      if (!verdict) {
+        ADD_FAILURE() << verdict.message();
+        return;
+      }
+    }
+  }
+};
+
+TEST_P(Norm, MatchesCpuOnRandomRowsOfAwkwardWidths) {
+  if (course::under_sanitizer()) {
+    expect_matches({{1, 9}, {3, 1}, {2, 33}, {2, 1025}});
+    return;
+  }
+  Shapes shapes;
+  for (const long long cols : {1, 2, 3, 7, 8, 9, 31, 33, 127, 1023, 1024, 1025, 4096, 4099, 8192,
+                               16411, 32768}) {
+    shapes.emplace_back(cols == 9 ? 1 : 3, cols);
+  }
+  expect_matches(shapes);
+}
+
+TEST_P(Norm, MatchesCpuOnManyRows) {
+  if (course::under_sanitizer()) {
+    expect_matches({{200, 24}});
+    return;
+  }
+  expect_matches({{10000, 24}, {3001, 127}, {2000, 4096}});
+}
+
+// Values 1e4 + 8k and 3e4 + 16k (k in -3 ... 3: neighbouring FP16 values there): the variance is
+// about 1e-6 of the mean's square, where E[x^2] - E[x]^2 in FP32 loses it.
+TEST_P(Norm, StaysAccurateWhenTheMeanIsLargeAndTheSpreadTiny) {
+  if (course::under_sanitizer()) {
+    expect_matches({{2, 1024}}, 1e4, 8);
+    return;
+  }
+  expect_matches({{4, 1024}, {4, 4096}, {4, 8192}}, 1e4, 8);
+  expect_matches({{4, 4096}}, 3e4, 16);
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, Norm,
+                         ::testing::ValuesIn(cases(Implementation::solution, kNormStepCount)),
+                         name_in<kNormSteps>);
+INSTANTIATE_TEST_SUITE_P(Exercise, Norm,
+                         ::testing::ValuesIn(cases(Implementation::exercise, kNormStepCount)),
+                         name_in<kNormSteps>);
+
+}  // namespace
+}  // namespace softmax_and_norms::testing
