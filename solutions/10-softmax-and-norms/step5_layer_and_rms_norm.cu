@@ -1,7 +1,8 @@
 // Step 5: LayerNorm and RMSNorm, FP16 in and out, FP32 arithmetic, with softmax's skeleton.
-// One block per row, the row held in registers (16-byte vectors of 8 halves, loaded with step 3's
-// load_vector, ready-made), one block reduction of the row's statistics, then each value
-// normalized, scaled by gamma (and shifted by beta) and stored as FP16.
+// A block per row at a time, the row held in registers (16-byte vectors of 8 halves), one block
+// reduction of the row's statistics, then each value normalized, scaled by gamma (and shifted by
+// beta) and stored as FP16. Changed from softmax's block per row: each block loops over rows and
+// loads the next row while it reduces this one (the kernel's comment says why).
 // LayerNorm's statistics: the mean and the variance. Computed as E[x^2] - E[x]^2 in FP32 they
 // cancel catastrophically when the mean is large against the spread (README). Here each thread
 // computes the count, mean and M2 (sum of squared deviations) of its own values exactly as the
@@ -9,7 +10,10 @@
 // the threads' triples are merged pairwise with Chan, Golub and LeVeque's formula, in which
 // only differences of means appear (Welford's update is its case of one value at a time).
 // RMSNorm's statistic: the mean of the squares, a plain sum.
-#include <climits>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "softmax_and_norms.cuh"
 #include "softmax_and_norms_device.cuh"
@@ -88,20 +92,56 @@ struct MergeMoments {
   __device__ Moments operator()(Moments a, Moments b) const { return merge_moments(a, b); }
 };
 
-// y = (x - shift) * scale * gamma (+ beta): LayerNorm (shift = the mean, scale = 1 / sqrt(var +
-// eps)) or RMSNorm (shift = 0, scale = 1 / sqrt(mean of squares + eps)), a block per row; each
-// thread holds kSlots vectors (8 kSlots values).
-template <bool kLayerNorm, int kSlots>
-__global__ void __launch_bounds__(1024) norm_kernel(const __half* input, __half* output,
-                                                    const __half* gamma, const __half* beta,
-                                                    long long rows, int cols, float epsilon) {
-  const RowOf<const __half> weight = {gamma, cols, true}, bias = {beta, cols, true};
-  for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
-    const RowOf<const __half> in = row_of(input, r, cols);
-    float x[kSlots * W];
+// The kernel's shape (measured on an H200, FP16 rows of 4K and 8K columns): 128 threads per row
+// and up to 8 vectors per thread; a grid of as many blocks as the GPU holds at once, each looping
+// over rows; gamma and beta read once per block; and the next row's loads issued before this
+// row's statistics are reduced, so that a block's loads are in flight while it reduces and
+// stores (a row's reduction otherwise leaves the SM with nothing to load).
+constexpr int kNormThreads = 128;
+constexpr int kNormSlotsPerThread = 8;  // vectors per thread at most, at 128 threads (8K halves)
+
+// The raw 16-byte vectors of this thread's slots of row `r` (vector s * blockDim.x + threadIdx.x;
+// zeros past the row). Only for whole, aligned vectors (kWhole).
+template <int kSlots>
+__device__ void load_raw(const __half* matrix, long long r, int cols, Vector<__half> (&v)[kSlots]) {
+  const auto* row = reinterpret_cast<const Vector<__half>*>(matrix + r * cols);
+  const int vectors = cols / W;
 #pragma unroll
-    for (int s = 0; s < kSlots; ++s) {
-      ready_made::load_vector(in, s * blockDim.x + threadIdx.x, 0.0f, x + s * W);
+  for (int s = 0; s < kSlots; ++s) {
+    const int k = s * blockDim.x + threadIdx.x;
+    v[s] = k < vectors ? __ldcs(row + k) : Vector<__half>{0, 0, 0, 0};
+  }
+}
+
+// y = (x - shift) * scale * gamma (+ beta): LayerNorm (shift = the mean, scale = 1 / sqrt(var +
+// eps)) or RMSNorm (shift = 0, scale = 1 / sqrt(mean of squares + eps)). Each block loops over
+// rows; each thread holds kSlots vectors (8 kSlots values) of the row. kWhole: every row is whole
+// aligned 16-byte vectors (cols a multiple of 8, pointers aligned): raw loads, the next row
+// loaded ahead. Otherwise each vector goes through load_vector and store_vector, one row at a
+// time.
+template <bool kLayerNorm, int kSlots, int kThreads, bool kWhole>
+__global__ void __launch_bounds__(kThreads) norm_kernel(const __half* input, __half* output,
+                                                        const __half* gamma, const __half* beta,
+                                                        long long rows, int cols, float epsilon) {
+  const RowOf<const __half> weight = row_of(gamma, 0, cols), bias = row_of(beta, 0, cols);
+  Vector<__half> g[kSlots], b[kSlots], current[kSlots], next[kSlots];
+  if constexpr (kWhole) {
+    load_raw<kSlots>(gamma, 0, cols, g);
+    if (kLayerNorm) load_raw<kSlots>(beta, 0, cols, b);
+    if (blockIdx.x < rows) load_raw<kSlots>(input, blockIdx.x, cols, current);
+  }
+  for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
+    float x[kSlots * W];
+    if constexpr (kWhole) {
+      if (r + gridDim.x < rows) load_raw<kSlots>(input, r + gridDim.x, cols, next);
+#pragma unroll
+      for (int s = 0; s < kSlots; ++s) unpack(current[s], x + s * W);
+    } else {
+      const RowOf<const __half> in = row_of(input, r, cols);
+#pragma unroll
+      for (int s = 0; s < kSlots; ++s) {
+        ready_made::load_vector(in, s * blockDim.x + threadIdx.x, 0.0f, x + s * W);
+      }
     }
     float shift = 0.0f, scale = 0.0f;
     if constexpr (kLayerNorm) {
@@ -124,31 +164,91 @@ __global__ void __launch_bounds__(1024) norm_kernel(const __half* input, __half*
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
       const int k = s * blockDim.x + threadIdx.x;
-      float g[W], b[W];
-      ready_made::load_vector(weight, k, 0.0f, g);
-      if (kLayerNorm) ready_made::load_vector(bias, k, 0.0f, b);
+      float gs[W], bs[W];
+      if constexpr (kWhole) {
+        unpack(g[s], gs);
+        if (kLayerNorm) unpack(b[s], bs);
+      } else {
+        ready_made::load_vector(weight, k, 0.0f, gs);
+        if (kLayerNorm) ready_made::load_vector(bias, k, 0.0f, bs);
+      }
 #pragma unroll
       for (int j = 0; j < W; ++j) {
-        x[s * W + j] = (x[s * W + j] - shift) * scale * g[j] + (kLayerNorm ? b[j] : 0.0f);
+        x[s * W + j] = (x[s * W + j] - shift) * scale * gs[j] + (kLayerNorm ? bs[j] : 0.0f);
       }
-      ready_made::store_vector(out, k, x + s * W);
+      if (kWhole && k < cols / W) {
+        __stcs(reinterpret_cast<Vector<__half>*>(out.data) + k, pack<__half>(x + s * W));
+      } else if (!kWhole) {
+        ready_made::store_vector(out, k, x + s * W);
+      }
     }
+    if constexpr (kWhole) {
+#pragma unroll
+      for (int s = 0; s < kSlots; ++s) current[s] = next[s];
+    }
+  }
+}
+
+// A grid of as many blocks of `kernel` as the GPU holds at once (at most one per row). The
+// occupancy query costs the host microseconds, which a short launch would wait for: it is asked
+// once per kernel, device and block size.
+template <typename Kernel>
+unsigned resident_grid(Kernel kernel, int threads, long long rows) {
+  static std::mutex mutex;
+  // (kernel, device, threads) -> blocks: one map serves every kernel of this signature
+  static std::map<std::tuple<const void*, int, int>, long long> resident_on;
+  int device = 0;
+  COURSE_CHECK(cudaGetDevice(&device));
+  long long resident = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), device, threads);
+    auto found = resident_on.find(key);
+    if (found == resident_on.end()) {
+      int per_sm = 0, sms = 0;
+      COURSE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+      COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+      found = resident_on.emplace(key,
+                                  static_cast<long long>(per_sm > 0 ? per_sm : 1) * sms).first;
+    }
+    resident = found->second;
+  }
+  return static_cast<unsigned>(rows < resident ? rows : resident);
+}
+
+template <bool kLayerNorm, bool kWhole>
+void launch_norm_kernel(const __half* input, __half* output, const __half* gamma,
+                        const __half* beta, long long rows, int cols, float epsilon) {
+  // 128 threads with 1, 2, 4 or 8 vectors each up to 8192 columns; beyond, 8 vectors per thread
+  // and as many threads as that takes (at most 512: 32768 columns).
+  const int vectors = vectors_of<__half>(cols);
+  if (vectors <= kNormThreads * kNormSlotsPerThread) {
+    launch_with_at_least<1, 2, 4, 8>(course::ceil_div(vectors, kNormThreads), [&](auto kSlots) {
+      const auto kernel = norm_kernel<kLayerNorm, decltype(kSlots)::value, kNormThreads, kWhole>;
+      kernel<<<resident_grid(kernel, kNormThreads, rows), kNormThreads>>>(
+          input, output, gamma, beta, rows, cols, epsilon);
+    });
+  } else {
+    const int threads = static_cast<int>(course::ceil_div(vectors, kNormSlotsPerThread * 32) * 32);
+    const auto kernel = norm_kernel<kLayerNorm, kNormSlotsPerThread, 512, kWhole>;
+    kernel<<<resident_grid(kernel, threads, rows), threads>>>(input, output, gamma, beta, rows,
+                                                              cols, epsilon);
   }
 }
 
 template <bool kLayerNorm>
 void launch_norm(const __half* input, __half* output, const __half* gamma, const __half* beta,
                  long long rows, long long cols, float epsilon) {
-  // As many whole warps as hold the row at 2 vectors (16 values) each up to 16384 columns, at 4
-  // beyond (at most 1024 threads: 32768 columns). Few registers per thread: many rows in flight.
-  const int vectors = vectors_of<__half>(static_cast<int>(cols));
-  const auto grid = static_cast<unsigned>(rows < INT_MAX ? rows : INT_MAX);
-  launch_with_at_least<2, 4>(course::ceil_div(vectors, 1024), [&](auto kSlots) {
-    constexpr int slots = decltype(kSlots)::value;
-    const int threads = static_cast<int>(course::ceil_div(vectors, slots * 32) * 32);
-    norm_kernel<kLayerNorm, slots><<<grid, threads>>>(input, output, gamma, beta, rows,
-                                                      static_cast<int>(cols), epsilon);
-  });
+  const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
+  const bool whole = cols % W == 0 && aligned(input) && aligned(output) && aligned(gamma) &&
+                     (!kLayerNorm || aligned(beta));
+  if (whole) {
+    launch_norm_kernel<kLayerNorm, true>(input, output, gamma, beta, rows, static_cast<int>(cols),
+                                         epsilon);
+  } else {
+    launch_norm_kernel<kLayerNorm, false>(input, output, gamma, beta, rows,
+                                          static_cast<int>(cols), epsilon);
+  }
   COURSE_CHECK_LAUNCH(kLayerNorm ? "norm_kernel<layer norm>" : "norm_kernel<rms norm>");
 }
 
