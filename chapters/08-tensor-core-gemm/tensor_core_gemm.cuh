@@ -78,6 +78,19 @@ int step3_stages();
 // detail::override_step6_blocks set); fewer when C has fewer tiles.
 int step6_blocks();
 
+// The launches of steps 2 and 5 over tiles_m x tiles_n block tiles of C: one grid of them all;
+// or, after detail::override_one_launch_per_tile(1), one launch of one block per tile, the last
+// (bottom right) first. Launch `i` (0 <= i < count()) runs `grid()` from tile (row(i), col(i)).
+struct TileLaunches {
+  int tiles_m = 1, tiles_n = 1;
+  bool one_per_tile = false;
+  int count() const { return one_per_tile ? tiles_m * tiles_n : 1; }
+  dim3 grid() const { return one_per_tile ? dim3(1, 1) : dim3(tiles_n, tiles_m); }
+  int row(int i) const { return one_per_tile ? (count() - 1 - i) / tiles_n : 0; }
+  int col(int i) const { return one_per_tile ? (count() - 1 - i) % tiles_n : 0; }
+};
+TileLaunches tile_launches(int tiles_m, int tiles_n);
+
 namespace detail {
 // True when the sm_90a code of steps 5 and 6 is what runs on the current GPU (a probe kernel
 // compiled like them says so): compute capability 9.0 and a build that holds sm_90a code.
@@ -90,6 +103,10 @@ void override_step3_stages(int stages);
 // of a small C) until this is called again with 0, which goes back to one per SM;
 // std::invalid_argument below 0.
 void override_step6_blocks(int blocks);
+// Tests: steps 2 and 5 launch each block tile alone, the last first (tile_launches), until this
+// is called again with 0: the tiles right of a block and below it are then final before it
+// runs, and whatever it stores past its own columns stays there.
+void override_one_launch_per_tile(int on);
 }  // namespace detail
 
 // Steps 2-6 copy B 16 bytes at a time: its rows must start on 16 bytes, so n must be a

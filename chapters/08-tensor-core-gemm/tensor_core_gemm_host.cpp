@@ -49,6 +49,7 @@ const Gpu& current_gpu() {
 
 int step3_stages_override = 0;  // detail::override_step3_stages
 int step6_blocks_override = 0;  // detail::override_step6_blocks
+bool one_launch_per_tile = false;  // detail::override_one_launch_per_tile
 
 }  // namespace
 
@@ -91,6 +92,12 @@ void detail::override_step6_blocks(int blocks) {
   }
   step6_blocks_override = blocks;
 }
+
+TileLaunches tile_launches(int tiles_m, int tiles_n) {
+  return {tiles_m, tiles_n, one_launch_per_tile};
+}
+
+void detail::override_one_launch_per_tile(int on) { one_launch_per_tile = on != 0; }
 
 void check_arguments(const char* function, const __half* A, const __half* B, const float* C,
                      int m, int k, int n) {

@@ -42,13 +42,14 @@ using namespace hopper;  // the ring (Ring, kStages, kConsumers, ...), mbarriers
 __global__ void __launch_bounds__(kThreads, 1)
     wgmma_kernel(const __grid_constant__ CUtensorMap a_map,
                  const __grid_constant__ CUtensorMap b_map, float* C, int m, int k, int n,
-                 Watchdog watchdog) {
+                 int first_tile_row, int first_tile_col, Watchdog watchdog) {
 #if defined(TENSOR_CORE_GEMM_HOPPER)
   extern __shared__ unsigned char shared_bytes[];
   __shared__ __align__(8) std::uint64_t full[kStages], empty[kStages];
   const Ring ring = make_ring(shared_bytes, full, empty);
   __syncthreads();  // the barriers are initialised
-  const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+  const int block_row = (first_tile_row + blockIdx.y) * BM;
+  const int block_col = (first_tile_col + blockIdx.x) * BN;
   const int warpgroup = threadIdx.x / 128;
   const int slices = course::ceil_div(k, BK);
 
@@ -88,9 +89,14 @@ void step5_wgmma(const __half* A, const __half* B, float* C, int m, int k, int n
   const OperandMaps maps = make_operand_maps(A, B, m, k, n);
   COURSE_CHECK(cudaFuncSetAttribute(wgmma_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     kRingSharedBytes));
-  const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
-  wgmma_kernel<<<grid, kThreads, kRingSharedBytes>>>(maps.a, maps.b, C, m, k, n, arm_watchdog());
-  COURSE_CHECK(cudaGetLastError());
+  // One grid of all the tiles (the tests also run each tile alone: tile_launches).
+  const TileLaunches launches = tile_launches(course::ceil_div(m, BM), course::ceil_div(n, BN));
+  const Watchdog watchdog = arm_watchdog();
+  for (int i = 0; i < launches.count(); ++i) {
+    wgmma_kernel<<<launches.grid(), kThreads, kRingSharedBytes>>>(
+        maps.a, maps.b, C, m, k, n, launches.row(i), launches.col(i), watchdog);
+    COURSE_CHECK(cudaGetLastError());
+  }
 }
 
 KernelResources step5_resources() {

@@ -32,10 +32,11 @@ constexpr int A_LD = BK + 8, B_LD = BN + 8;  // padded rows (16-byte aligned: ld
 
 __global__ void __launch_bounds__(kThreads)
     mma_ldmatrix_kernel(const __half* A, const __half* B, float* C, int m, int k, int n,
-                        int ldb) {
+                        int ldb, int first_tile_row, int first_tile_col) {
   __shared__ __align__(128) __half a_tile[BM * A_LD];
   __shared__ __align__(128) __half b_tile[BK * B_LD];
-  const int block_row = blockIdx.y * BM, block_col = blockIdx.x * BN;
+  const int block_row = (first_tile_row + blockIdx.y) * BM;
+  const int block_col = (first_tile_col + blockIdx.x) * BN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warp_row = (warp / (BN / WARP_N)) * WARP_M;
   const int warp_col = (warp % (BN / WARP_N)) * WARP_N;
@@ -101,9 +102,13 @@ void step2_mma_ldmatrix(const __half* A, const __half* B, float* C, int m, int k
   require_gpu_for_step(2);
   int ldb = n;
   const __half* b = b_with_rows_of_multiple_of_8(B, k, n, &ldb);
-  const dim3 grid(course::ceil_div(n, BN), course::ceil_div(m, BM));
-  mma_ldmatrix_kernel<<<grid, kThreads>>>(A, b, C, m, k, n, ldb);
-  COURSE_CHECK(cudaGetLastError());
+  // One grid of all the tiles (the tests also run each tile alone: tile_launches).
+  const TileLaunches launches = tile_launches(course::ceil_div(m, BM), course::ceil_div(n, BN));
+  for (int i = 0; i < launches.count(); ++i) {
+    mma_ldmatrix_kernel<<<launches.grid(), kThreads>>>(A, b, C, m, k, n, ldb, launches.row(i),
+                                                       launches.col(i));
+    COURSE_CHECK(cudaGetLastError());
+  }
 }
 
 KernelResources step2_resources() {

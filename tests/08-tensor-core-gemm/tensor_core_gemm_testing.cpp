@@ -138,6 +138,10 @@ void run_and_wait(const GemmUnderTest& gemm, const std::function<void()>& run) {
     message << "\n  NaN in the result often means a read outside A or B (the test surrounds "
                "them with NaN), or a shared tile read before it was written.";
   }
+  if (!gemm.when_written_but_wrong.empty() && report.unwritten == 0 &&
+      report.mismatches < report.checked) {
+    message << "\n  " << gemm.when_written_but_wrong;
+  }
   message << "\n  Edit: " << gemm.source_file;
   return ::testing::AssertionFailure() << message.str();
 }

@@ -36,6 +36,9 @@ struct GemmUnderTest {
   std::string name;         // e.g. "step2_mma_ldmatrix"
   std::string source_file;  // the file to edit
   GemmFn run;
+  // A test's own diagnosis, said when every element of C was written and some are wrong: what
+  // the way this test runs the step makes visible ("" for none).
+  std::string when_written_but_wrong;
 };
 
 // The exit code of a test program whose kernel's barrier wait gave up.

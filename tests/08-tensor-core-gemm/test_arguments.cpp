@@ -4,6 +4,7 @@
 
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include "course/device_info.hpp"
 #include "course/errors.hpp"
@@ -141,6 +142,37 @@ TEST(TensorCoreGemmStep6Blocks, OverrideIsCheckedAndUsed) {
   detail::override_step6_blocks(3);
   EXPECT_EQ(step6_blocks(), 3);
   detail::override_step6_blocks(0);
+}
+
+// Steps 2 and 5: one grid of every tile; under the tests' override, each tile alone, and the
+// tiles right of a tile and below it before it, so that nothing overwrites its stray stores.
+TEST(TensorCoreGemmTileLaunches, OneGridOrEachTileAloneAfterTheTilesRightAndBelow) {
+  const TileLaunches all = tile_launches(2, 3);
+  EXPECT_EQ(all.count(), 1);
+  EXPECT_EQ(all.grid().x, 3u);
+  EXPECT_EQ(all.grid().y, 2u);
+  EXPECT_EQ(all.row(0), 0);
+  EXPECT_EQ(all.col(0), 0);
+
+  detail::override_one_launch_per_tile(1);
+  const TileLaunches alone = tile_launches(2, 3);
+  detail::override_one_launch_per_tile(0);
+  ASSERT_EQ(alone.count(), 6);
+  EXPECT_EQ(alone.grid().x * alone.grid().y, 1u);
+  std::vector<int> launch_of(6, -1);  // tile (row, col) at row * 3 + col
+  for (int i = 0; i < alone.count(); ++i) launch_of[alone.row(i) * 3 + alone.col(i)] = i;
+  for (int row = 0; row < 2; ++row) {
+    for (int col = 0; col < 3; ++col) {
+      const int at = launch_of[row * 3 + col];
+      ASSERT_GE(at, 0) << "tile (" << row << ", " << col << ") is never launched";
+      if (col + 1 < 3) {
+        EXPECT_LT(launch_of[row * 3 + col + 1], at) << "the tile right of " << row << ", " << col;
+      }
+      if (row + 1 < 2) {
+        EXPECT_LT(launch_of[(row + 1) * 3 + col], at) << "the tile below " << row << ", " << col;
+      }
+    }
+  }
 }
 
 }  // namespace

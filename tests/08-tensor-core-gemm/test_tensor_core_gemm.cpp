@@ -4,8 +4,9 @@
 // 1000, 1023 and 1025. Every element against the exact product of the same FP16 values within
 // the bound of tensor_core_gemm_testing.hpp, the matrices between NaN guard zones. A step this
 // GPU cannot run SKIPs, saying what it needs (compute capability, shared memory). Step 3 also
-// with every depth of its ring that this GPU can hold, step 6 also with 3 and 1 blocks. Plus: no
-// step's kernel spills.
+// with every depth of its ring that this GPU can hold, step 6 also with 3 and 1 blocks; steps 2
+// and 5 also with each block tile alone, the last first (a store past the warp's columns). Plus:
+// no step's kernel spills.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -29,7 +30,10 @@ testing::GemmUnderTest under_test(Implementation impl, int step) {
   return {kSteps[step - 1].name,
           std::string(solution ? "solutions" : "exercises") + "/08-tensor-core-gemm/" +
               kSteps[step - 1].file,
-          [run](const __half* A, const __half* B, float* C, Shape s) { run(A, B, C, s.m, s.k, s.n); }};
+          [run](const __half* A, const __half* B, float* C, Shape s) {
+            run(A, B, C, s.m, s.k, s.n);
+          },
+          ""};
 }
 
 // Stops at the first wrong shape: one message per test, not seventy.
@@ -135,6 +139,40 @@ INSTANTIATE_TEST_SUITE_P(Solution, TensorCoreGemm,
 INSTANTIATE_TEST_SUITE_P(Exercise, TensorCoreGemm,
                          ::testing::Combine(::testing::Values(Implementation::exercise),
                                             ::testing::Range(1, kStepCount + 1)),
+                         case_name);
+
+// ---- Stores past the warp's columns: the steps whose store loop is the learner's ------------
+// All tiles at once, a block's stores into the tile to its right are overwritten by that
+// tile's block whenever it stores later, as it usually does. Each tile alone, the last first,
+// they come after it: a store loop one fragment too long fails whatever order the GPU picks.
+class StoreLoop : public TensorCoreGemm {};
+using OneLaunchPerTile = ScopedOverride<detail::override_one_launch_per_tile>;
+
+TEST_P(StoreLoop, StaysInsideItsTileWhenEachTileRunsAlone) {
+  const auto [impl, step] = GetParam();
+  testing::GemmUnderTest gemm = under_test(impl, step);
+  gemm.when_written_but_wrong =
+      "Each block tile ran alone here, the last (bottom right) first, so what a block stores "
+      "past its own columns lands after the tile there is final, and stays (with all tiles at "
+      "once, that tile's own block usually stores later and hides it). Wrong values in the "
+      "first 8 columns of a tile, or of a warp's columns: written past the warp's columns, a "
+      "store loop runs one fragment too far.";
+  const OneLaunchPerTile alone(1);
+  // Several columns of tiles in both steps (128 and 256 columns wide), rows cut short.
+  expect_all_match(gemm, {{33, 72, 300}, {200, 136, 600}});
+}
+
+// Steps 2 and 5, whose launchers look at override_one_launch_per_tile: the stores of steps 1, 3
+// and 4 are ready-made, and step 6's go through a staging tile, read back 32 columns at a time.
+// Step 5's `j <= BN / 8` reads d[128], past the array: nvcc drops that iteration (the solution's
+// PTX, byte for byte), so no known mistake plants it; this test catches other such stores.
+INSTANTIATE_TEST_SUITE_P(Solution, StoreLoop,
+                         ::testing::Combine(::testing::Values(Implementation::solution),
+                                            ::testing::Values(2, 5)),
+                         case_name);
+INSTANTIATE_TEST_SUITE_P(Exercise, StoreLoop,
+                         ::testing::Combine(::testing::Values(Implementation::exercise),
+                                            ::testing::Values(2, 5)),
                          case_name);
 
 // ---- Registers: no step may spill to local memory --------------------------------------------
