@@ -39,8 +39,8 @@ LEGEND = (("exercise", "bar", "your exercise"), ("solution", "bar", "solution"),
 
 # The trailing parts of a row name that give its input rather than its kernel: n=2^20,
 # Width:4096, 1024MiB, and the element type.
-PARAMETER = re.compile(r"[A-Za-z]\w*[=:][^:]+|\d+[A-Za-z]*|float|double|int|half")
-VENDOR = re.compile(r"(cuBLAS|CUB)\b")
+PARAMETER = re.compile(r"[A-Za-z]\w*[=:][^:]+|\d+[A-Za-z]*|float|double|int|half|bfloat16")
+VENDOR = re.compile(r"(cuBLAS|CUB|cuDNN)\b")
 IMPLEMENTATIONS = {"Exercise": "exercise", "Solution": "solution"}
 
 

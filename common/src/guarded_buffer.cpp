@@ -1,5 +1,6 @@
 #include "course/guarded_buffer.hpp"
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -25,6 +26,12 @@ __half guard_value<__half>() {
   __half_raw nan{};
   nan.x = 0x7E00;  // FP16 quiet NaN
   return __half(nan);
+}
+template <>
+__nv_bfloat16 guard_value<__nv_bfloat16>() {
+  __nv_bfloat16_raw nan{};
+  nan.x = 0x7FC0;  // BF16 quiet NaN (FP32's upper half)
+  return __nv_bfloat16(nan);
 }
 
 int guard_reads_explaining(long long difference) {

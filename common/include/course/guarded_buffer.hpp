@@ -1,8 +1,8 @@
 // A device array between two guard margins, so that out-of-bounds accesses show in a plain
 // test run:
-//  - reads: the margins hold guard_value<T>() (NaN for float, double and __half, an odd and
-//    unusual number for integers), so a read past either end turns a sum or a product into NaN
-//    or a visibly wrong number;
+//  - reads: the margins hold guard_value<T>() (NaN for float, double, __half and
+//    __nv_bfloat16, an odd and unusual number for integers), so a read past either end turns a
+//    sum or a product into NaN or a visibly wrong number;
 //  - writes: check_margins() finds every margin element that changed and says where
 //    ("wrote 3 elements past the end of P").
 // Under compute-sanitizer (COURSE_UNDER_SANITIZER=1) the margins are left out: with an
