@@ -1,25 +1,29 @@
 // Chapter 10, softmax and norms: the row-wise kernels of every model, at the memory's speed.
 // This header is the API that the exercise and the solution (and the known mistakes planted into
 // it) implement, and the host-side pieces they share. Plain C++ apart from the CUDA runtime and
-// the FP16 type: the host tests include it.
+// the FP16 and BF16 types: the host tests include it.
 //
 // Every function works on a row-major matrix of `rows` x `cols` elements already on the GPU and
 // writes a matrix of the same shape; input and output may be the same array (every element is
 // read before it is written, by the thread that writes it).
 //   softmax (steps 1-4, FP32):  y[r][c] = exp(x[r][c] - max_r) / sum_c' exp(x[r][c'] - max_r)
-//   LayerNorm (step 5, FP16):   y[r][c] = (x[r][c] - mean_r) / sqrt(var_r + eps) * gamma[c]
-//                                         + beta[c]
-//   RMSNorm (step 5, FP16):     y[r][c] = x[r][c] / sqrt(mean_c'(x[r][c']^2) + eps) * gamma[c]
+//   LayerNorm (step 5, FP16 or BF16):  y[r][c] = (x[r][c] - mean_r) / sqrt(var_r + eps)
+//                                                * gamma[c] + beta[c]
+//   RMSNorm (step 5, FP16 or BF16):    y[r][c] = x[r][c] / sqrt(mean_c'(x[r][c']^2) + eps)
+//                                                * gamma[c]
 // A row that is entirely -inf (every position masked) has no probability to distribute: its
 // softmax is 0 in every column, as in PyTorch's scaled_dot_product_attention and FlashAttention
 // (README, "A row with nothing in it").
 #pragma once
 
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "course/device_buffer.hpp"
@@ -44,6 +48,13 @@ inline constexpr int kWarpRowMaxCols = 1024;
 // pair, with this many threads; a row of n columns has ceil(n / kChunkCols) pairs.
 inline constexpr int kChunkCols = 16384;
 inline constexpr int kStep4Threads = 256;
+// Step 6: a row is cut into slices, one block each, and the blocks of a row form one thread block
+// cluster (compute capability 9.0): as many blocks as keep a slice at most kClusterSliceCols
+// columns, at most kMaxClusterBlocks (16: beyond the portable 8, which H100 and H200 allow; 8
+// elsewhere, with longer slices). Rows up to kMaxClusterCols columns stay on chip.
+inline constexpr int kClusterSliceCols = 8192;
+inline constexpr int kMaxClusterBlocks = 16;
+inline constexpr long long kMaxClusterCols = 262144;
 
 // Memory a step reuses from call to call, so that timing leaves allocation out: step 1's row
 // maxima and sums, step 4's (max, sum) pairs; and how many kernels the last call launched. Tests
@@ -75,14 +86,35 @@ void check_softmax_arguments(const char* step, const float* input, const float* 
 void check_norm_arguments(const char* step, const __half* input, const __half* output,
                           const __half* gamma, const __half* beta, bool has_beta, long long rows,
                           long long cols, float epsilon);
+void check_norm_arguments(const char* step, const __nv_bfloat16* input,
+                          const __nv_bfloat16* output, const __nv_bfloat16* gamma,
+                          const __nv_bfloat16* beta, bool has_beta, long long rows, long long cols,
+                          float epsilon);
+
+// ---- Steps that need a newer GPU ----------------------------------------------------------------
+// Step 6 launches thread block clusters, which exist from compute capability 9.0 on, and its
+// code must be built for 9.0 or newer. "" when step `step` runs here; otherwise why not ("step 6
+// needs compute capability 9.0 or newer (thread block clusters); this GPU, NVIDIA T4, is 7.5").
+// Tests and benchmark rows SKIP with this text.
+std::string why_step_cannot_run(int step);
+// True when the GPU could run the step but this build's code cannot (a build for an older
+// architecture, e.g. -Dgpu_arch=sm_75 on a 9.0 GPU): a build to redo, not a GPU to change.
+bool step_needs_a_rebuild(int step);
+// Thrown by a step's launcher on a GPU (or build) that cannot run it, with why_step_cannot_run's
+// text.
+class StepNeedsAnotherGpu : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+void require_gpu_for_step(int step);
 
 // ---- The CPU references (double precision) ------------------------------------------------------
 // Softmax of each row, with the course's policy for a row that is entirely -inf (all 0).
 std::vector<double> cpu_softmax(const std::vector<float>& input, long long rows, long long cols);
 
-// LayerNorm (beta non-empty) or RMSNorm (beta empty) of each row, from the FP16 values as floats.
-// Also returns, per row, the quantities the tests' error bound scales with: the row's mean (0 for
-// RMSNorm) and 1 / sqrt(var + eps) (or 1 / sqrt(mean square + eps)).
+// LayerNorm (beta non-empty) or RMSNorm (beta empty) of each row, from the FP16 or BF16 values as
+// floats. Also returns, per row, the quantities the tests' error bound scales with: the row's mean
+// (0 for RMSNorm) and 1 / sqrt(var + eps) (or 1 / sqrt(mean square + eps)).
 struct NormReference {
   std::vector<double> output;
   std::vector<double> shift;  // per row: what is subtracted (the mean; 0 for RMSNorm)
@@ -95,12 +127,15 @@ NormReference cpu_norm(const std::vector<float>& input, const std::vector<float>
 // ---- The steps ----------------------------------------------------------------------------------
 using SoftmaxFn = void (*)(const float* input, float* output, long long rows, long long cols,
                            Workspace& workspace);
-using LayerNormFn = void (*)(const __half* input, __half* output, const __half* gamma,
-                             const __half* beta, long long rows, long long cols, float epsilon);
-using RmsNormFn = void (*)(const __half* input, __half* output, const __half* gamma,
-                           long long rows, long long cols, float epsilon);
+// The norms take T = __half (FP16) or __nv_bfloat16 (BF16): one overload each.
+template <typename T>
+using LayerNormFn = void (*)(const T* input, T* output, const T* gamma, const T* beta,
+                             long long rows, long long cols, float epsilon);
+template <typename T>
+using RmsNormFn = void (*)(const T* input, T* output, const T* gamma, long long rows,
+                           long long cols, float epsilon);
 
-// The functions the steps write, in step order: steps 1-4 a softmax each, step 5 two norms.
+// The functions the steps write: steps 1-4 and 6 a softmax each, step 5 two norms.
 struct StepFunction {
   int number;          // the step (kSteps[number - kFirstStep] has its file)
   const char* name;    // e.g. "step3_warp_per_row"
@@ -111,6 +146,7 @@ inline constexpr StepFunction kSoftmaxSteps[] = {
     {2, "step2_block_per_row", kMaxOnChipCols},
     {3, "step3_warp_per_row", kMaxOnChipCols},
     {4, "step4_online_softmax", kMaxCols},
+    {6, "step6_cluster_softmax", kMaxClusterCols},
 };
 inline constexpr int kSoftmaxStepCount = sizeof(kSoftmaxSteps) / sizeof(kSoftmaxSteps[0]);
 inline constexpr StepFunction kNormSteps[] = {
@@ -118,9 +154,10 @@ inline constexpr StepFunction kNormSteps[] = {
     {5, "step5_rms_norm", kMaxOnChipCols},
 };
 inline constexpr int kNormStepCount = sizeof(kNormSteps) / sizeof(kNormSteps[0]);
-static_assert(kSoftmaxSteps[0].number == kFirstStep &&
-                  kNormSteps[kNormStepCount - 1].number == kFirstStep + kStepCount - 1,
-              "kSoftmaxSteps and kNormSteps cover the steps of steps.json, in order");
+static_assert(kSoftmaxSteps[0].number == kFirstStep && kNormSteps[0].number == 5 &&
+                  kSoftmaxSteps[kSoftmaxStepCount - 1].number == kFirstStep + kStepCount - 1,
+              "kSoftmaxSteps and kNormSteps cover the steps of steps.json: softmax 1-4, the "
+              "norms 5, softmax across a cluster 6");
 // The file a learner edits for one of them, in exercises/10-softmax-and-norms/.
 constexpr const char* file_of(const StepFunction& function) {
   return kSteps[function.number - kFirstStep].file;
@@ -138,7 +175,15 @@ constexpr const char* file_of(const StepFunction& function) {
   void step5_layer_norm(const __half* input, __half* output, const __half* gamma,             \
                         const __half* beta, long long rows, long long cols, float epsilon);   \
   void step5_rms_norm(const __half* input, __half* output, const __half* gamma,               \
-                      long long rows, long long cols, float epsilon);
+                      long long rows, long long cols, float epsilon);                         \
+  void step5_layer_norm(const __nv_bfloat16* input, __nv_bfloat16* output,                    \
+                        const __nv_bfloat16* gamma, const __nv_bfloat16* beta, long long rows,\
+                        long long cols, float epsilon);                                       \
+  void step5_rms_norm(const __nv_bfloat16* input, __nv_bfloat16* output,                      \
+                      const __nv_bfloat16* gamma, long long rows, long long cols,             \
+                      float epsilon);                                                         \
+  void step6_cluster_softmax(const float* input, float* output, long long rows,               \
+                             long long cols, Workspace& ws);
 
 namespace solution {
 SOFTMAX_AND_NORMS_DECLARE_STEPS
@@ -151,7 +196,7 @@ SOFTMAX_AND_NORMS_DECLARE_STEPS
 // kSoftmaxSteps in namespace `ns`, in that order.
 #define SOFTMAX_AND_NORMS_SOFTMAX_STEPS(ns)                                                   \
   ns::step1_three_passes, ns::step2_block_per_row, ns::step3_warp_per_row,                    \
-      ns::step4_online_softmax
+      ns::step4_online_softmax, ns::step6_cluster_softmax
 
 inline SoftmaxFn solution_softmax(int index) {
   constexpr SoftmaxFn steps[] = {SOFTMAX_AND_NORMS_SOFTMAX_STEPS(solution)};
@@ -161,6 +206,19 @@ inline SoftmaxFn solution_softmax(int index) {
 inline SoftmaxFn exercise_softmax(int index) {
   constexpr SoftmaxFn steps[] = {SOFTMAX_AND_NORMS_SOFTMAX_STEPS(exercise)};
   return steps[index];
+}
+
+// Step 5's norms for elements of type T (__half or __nv_bfloat16), of the solution or of the
+// exercise: the function type picks the overload.
+template <typename T>
+LayerNormFn<T> layer_norm_of(bool solution) {
+  if (solution) return solution::step5_layer_norm;
+  return exercise::step5_layer_norm;
+}
+template <typename T>
+RmsNormFn<T> rms_norm_of(bool solution) {
+  if (solution) return solution::step5_rms_norm;
+  return exercise::step5_rms_norm;
 }
 
 }  // namespace softmax_and_norms

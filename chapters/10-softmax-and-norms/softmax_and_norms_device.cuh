@@ -1,9 +1,11 @@
 // Chapter 10's device code that no step asks the learner to write: the policy for a row with
 // nothing in it, the reduction operators and the values they carry across lanes, and a row seen
-// as 16-byte vectors of FP32 or FP16 values. Compiled by nvcc only (the .cu files include it;
-// the host tests do not).
+// as 16-byte vectors of FP32, FP16 or BF16 values. Compiled by nvcc only (the .cu files include
+// it; the host tests do not).
 #pragma once
 
+#include <cooperative_groups.h>
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
 #include <cstdint>
@@ -13,6 +15,8 @@
 #include "softmax_and_norms.cuh"
 
 namespace softmax_and_norms {
+
+namespace cg = cooperative_groups;  // step 6: this_cluster() and its distributed shared memory
 
 inline constexpr unsigned kFullMask = 0xffffffffu;
 inline constexpr int kMaxWarps = 32;  // a block has at most 1024 threads
@@ -63,11 +67,33 @@ __device__ __forceinline__ Moments shuffle_xor(Moments value, int lane_mask) {
           shuffle_xor(value.m2, lane_mask)};
 }
 
+// ---- Step 6: a barrier of the whole cluster that orders nothing by itself --------------------------
+// cg::this_cluster().sync() is barrier.cluster.arrive.release + barrier.cluster.wait.acquire:
+// the release makes every thread wait until all its earlier stores, to global memory too, are
+// visible to the cluster, which stalls a block that has just stored its part of the last row
+// (docs/notes/10-step6-cluster-and-norm-experiments.md measures what that costs). Only one value
+// needs ordering here: the pair one thread publishes. So that thread releases it (a fence at
+// cluster scope), and every thread meets the others at a relaxed barrier: the wait still acquires,
+// and the published pair is visible after it. Sources: PTX ISA, barrier.cluster and fence.
+__device__ __forceinline__ void release_to_cluster() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("fence.acq_rel.cluster;" ::: "memory");
+#endif
+}
+// Every thread of every block of the cluster calls it; no thread returns before all have arrived.
+__device__ __forceinline__ void cluster_barrier() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.aligned;" :::
+               "memory");
+#endif
+}
+
 // ---- A row as 16-byte vectors -------------------------------------------------------------------
-// Vector k of a row holds its columns k * W ... k * W + W - 1 (W = 4 floats or 8 halves); the last
-// one may be partial. A row starts at a 16-byte boundary when the matrix does (the argument checks
-// ask for it) and row * cols is a multiple of W: every row when cols is a multiple of W, some rows
-// otherwise. Only whole vectors of such a row may be read or written as one 16-byte access.
+// Vector k of a row holds its columns k * W ... k * W + W - 1 (W = 4 floats, or 8 FP16 or BF16
+// values); the last one may be partial. A row starts at a 16-byte boundary when the matrix does
+// (the argument checks ask for it) and row * cols is a multiple of W: every row when cols is a
+// multiple of W, some rows otherwise. Only whole vectors of such a row may be read or written as
+// one 16-byte access.
 template <typename T>
 inline constexpr int kWidth = 16 / static_cast<int>(sizeof(T));
 
@@ -99,17 +125,31 @@ template <>
 struct VectorOf<__half> {
   using type = uint4;  // 8 halves
 };
+// 8 BF16 values: a type of its own, not FP16's uint4, so that unpack and pack (and the steps'
+// code that calls them) pick the conversion from the vector's type.
+struct alignas(16) Bfloat16x8 {
+  uint4 bits;
+};
+template <>
+struct VectorOf<__nv_bfloat16> {
+  using type = Bfloat16x8;
+};
 template <typename T>
 using Vector = typename VectorOf<T>::type;
 
 __device__ __forceinline__ float to_float(float value) { return value; }
 __device__ __forceinline__ float to_float(__half value) { return __half2float(value); }
+__device__ __forceinline__ float to_float(__nv_bfloat16 value) { return __bfloat162float(value); }
 template <typename T>
 __device__ __forceinline__ T from_float(float value);
 template <>
 __device__ __forceinline__ float from_float<float>(float value) { return value; }
 template <>
 __device__ __forceinline__ __half from_float<__half>(float value) { return __float2half_rn(value); }
+template <>
+__device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float value) {
+  return __float2bfloat16_rn(value);
+}
 
 __device__ __forceinline__ void unpack(const float4& v, float* x) {
   x[0] = v.x;
@@ -122,6 +162,15 @@ __device__ __forceinline__ void unpack(const uint4& v, float* x) {
 #pragma unroll
   for (int i = 0; i < 4; ++i) {
     const float2 pair = __half22float2(halves[i]);
+    x[2 * i] = pair.x;
+    x[2 * i + 1] = pair.y;
+  }
+}
+__device__ __forceinline__ void unpack(const Bfloat16x8& v, float* x) {
+  const __nv_bfloat162* pairs = reinterpret_cast<const __nv_bfloat162*>(&v.bits);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const float2 pair = __bfloat1622float2(pairs[i]);
     x[2 * i] = pair.x;
     x[2 * i + 1] = pair.y;
   }
@@ -139,6 +188,31 @@ __device__ __forceinline__ uint4 pack<__half>(const float* x) {
 #pragma unroll
   for (int i = 0; i < 4; ++i) halves[i] = __floats2half2_rn(x[2 * i], x[2 * i + 1]);
   return v;
+}
+template <>
+__device__ __forceinline__ Bfloat16x8 pack<__nv_bfloat16>(const float* x) {
+  Bfloat16x8 v;
+  __nv_bfloat162* pairs = reinterpret_cast<__nv_bfloat162*>(&v.bits);
+#pragma unroll
+  for (int i = 0; i < 4; ++i) pairs[i] = __floats2bfloat162_rn(x[2 * i], x[2 * i + 1]);
+  return v;
+}
+
+// A 16-byte load or store marked streaming (__ldcs, __stcs: evict first, each byte is used once).
+// The intrinsics take CUDA's own vector types; BF16's vector passes its bits.
+template <typename V>
+__device__ __forceinline__ V load_streaming(const V* vector) {
+  return __ldcs(vector);
+}
+__device__ __forceinline__ Bfloat16x8 load_streaming(const Bfloat16x8* vector) {
+  return {__ldcs(&vector->bits)};
+}
+template <typename V>
+__device__ __forceinline__ void store_streaming(V* vector, const V& value) {
+  __stcs(vector, value);
+}
+__device__ __forceinline__ void store_streaming(Bfloat16x8* vector, const Bfloat16x8& value) {
+  __stcs(&vector->bits, value.bits);
 }
 
 // ---- Launchers ----------------------------------------------------------------------------------

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
+#include "course/device_info.hpp"
 #include "course/random.hpp"
 #include "softmax_and_norms.cuh"
 
@@ -85,21 +88,98 @@ void check_softmax_arguments(const char* step, const float* input, const float* 
   check_pointer(where, output, "output", sizeof(float), vectors);
 }
 
-void check_norm_arguments(const char* step, const __half* input, const __half* output,
-                          const __half* gamma, const __half* beta, bool has_beta, long long rows,
-                          long long cols, float epsilon) {
-  const std::string where = where_of(step);
+namespace {
+
+// The norms' checks, for FP16 and BF16 alike (2-byte elements); `type` goes into the message
+// after the step's name ("step5_rms_norm (BF16): ..."): the overload that refused.
+void check_norm_arguments_of(const char* step, const char* type, const void* input,
+                             const void* output, const void* gamma, const void* beta,
+                             std::size_t element_bytes, bool has_beta, long long rows,
+                             long long cols, float epsilon) {
+  const std::string where = where_of((std::string(step) + " (" + type + ")").c_str());
   check_shape(where, rows, cols, kMaxOnChipCols);
-  check_pointer(where, input, "input", sizeof(__half), true);
-  check_pointer(where, output, "output", sizeof(__half), true);
-  check_pointer(where, gamma, "gamma", sizeof(__half), true);
-  if (has_beta) check_pointer(where, beta, "beta", sizeof(__half), true);
+  check_pointer(where, input, "input", element_bytes, true);
+  check_pointer(where, output, "output", element_bytes, true);
+  check_pointer(where, gamma, "gamma", element_bytes, true);
+  if (has_beta) check_pointer(where, beta, "beta", element_bytes, true);
   if (!(epsilon > 0.0f) || !std::isfinite(epsilon)) {
     throw std::invalid_argument(where + "epsilon = " + std::to_string(epsilon) +
                                 " is not a positive finite number; pass a small positive "
                                 "epsilon such as 1e-5 (it keeps 1 / sqrt(variance + epsilon) "
                                 "finite for a constant row)");
   }
+}
+
+}  // namespace
+
+void check_norm_arguments(const char* step, const __half* input, const __half* output,
+                          const __half* gamma, const __half* beta, bool has_beta, long long rows,
+                          long long cols, float epsilon) {
+  check_norm_arguments_of(step, "FP16", input, output, gamma, beta, sizeof(__half), has_beta,
+                          rows, cols, epsilon);
+}
+
+void check_norm_arguments(const char* step, const __nv_bfloat16* input,
+                          const __nv_bfloat16* output, const __nv_bfloat16* gamma,
+                          const __nv_bfloat16* beta, bool has_beta, long long rows, long long cols,
+                          float epsilon) {
+  check_norm_arguments_of(step, "BF16", input, output, gamma, beta, sizeof(__nv_bfloat16),
+                          has_beta, rows, cols, epsilon);
+}
+
+namespace {
+
+constexpr int kClusterCapability = 90;  // thread block clusters and distributed shared memory
+
+std::string capability_text(int capability) {
+  return std::to_string(capability / 10) + "." + std::to_string(capability % 10);
+}
+
+// The current GPU's name and compute capability, asked once per device: launchers ask on every
+// call, and cudaGetDeviceProperties costs the host far more than a short kernel runs.
+course::DeviceInfo current_gpu() {
+  static std::mutex mutex;
+  static std::map<int, course::DeviceInfo> known;
+  int device = 0;
+  COURSE_CHECK(cudaGetDevice(&device));
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto found = known.find(device);
+  if (found == known.end()) found = known.emplace(device, course::query_device()).first;
+  return found->second;
+}
+
+}  // namespace
+
+std::string why_step_cannot_run(int step) {
+  if (step != 6) return "";
+  const course::DeviceInfo gpu = current_gpu();
+  const int capability = gpu.compute_capability_major * 10 + gpu.compute_capability_minor;
+  const std::string this_gpu = "this GPU, " + gpu.name + ", is " + capability_text(capability);
+  if (capability < kClusterCapability) {
+    return "step 6 needs compute capability " + capability_text(kClusterCapability) +
+           " or newer (thread block clusters, distributed shared memory); " + this_gpu;
+  }
+  const int built_for = course::built_for_compute_capability();
+  if (built_for < kClusterCapability) {
+    return "step 6 needs code built for compute capability " +
+           capability_text(kClusterCapability) + " or newer (thread block clusters), and this "
+           "build is for " + capability_text(built_for) + " (" + this_gpu + "): configure a new "
+           "build folder with -Dgpu_arch=sm_" + std::to_string(capability) +
+           " (or native) and build again";
+  }
+  return "";
+}
+
+bool step_needs_a_rebuild(int step) {
+  if (step != 6) return false;
+  const course::DeviceInfo gpu = current_gpu();
+  return gpu.compute_capability_major * 10 + gpu.compute_capability_minor >= kClusterCapability &&
+         course::built_for_compute_capability() < kClusterCapability;
+}
+
+void require_gpu_for_step(int step) {
+  const std::string why = why_step_cannot_run(step);
+  if (!why.empty()) throw StepNeedsAnotherGpu(why);
 }
 
 std::vector<double> cpu_softmax(const std::vector<float>& input, long long rows, long long cols) {

@@ -1,8 +1,9 @@
-// Step 5: LayerNorm and RMSNorm, FP16 in and out, FP32 arithmetic, with softmax's skeleton.
-// A block per row at a time, the row held in registers (16-byte vectors of 8 halves), one block
-// reduction of the row's statistics, then each value normalized, scaled by gamma (and shifted by
-// beta) and stored as FP16. Changed from softmax's block per row: each block loops over rows and
-// loads the next row while it reduces this one (the kernel's comment says why).
+// Step 5: LayerNorm and RMSNorm, FP16 or BF16 in and out, FP32 arithmetic, with softmax's
+// skeleton. A block per row at a time, the row held in registers (16-byte vectors of 8 FP16 or
+// BF16 values), one block reduction of the row's statistics, then each value normalized, scaled
+// by gamma (and shifted by beta) and stored in the input's type. Changed from softmax's block
+// per row: each block loops over rows and loads the next row while it reduces this one (the
+// kernel's comment says why).
 // LayerNorm's statistics: the mean and the variance. Computed as E[x^2] - E[x]^2 in FP32 they
 // cancel catastrophically when the mean is large against the spread (README). Here each thread
 // computes the count, mean and M2 (sum of squared deviations) of its own values exactly as the
@@ -22,7 +23,9 @@
 namespace softmax_and_norms::solution {
 
 namespace {
-constexpr int W = kWidth<__half>;  // 8 halves per 16-byte vector
+// 8 values per 16-byte vector, FP16 or BF16 alike: the code on floats below serves both types.
+constexpr int W = kWidth<__half>;
+static_assert(kWidth<__nv_bfloat16> == W, "FP16 and BF16 vectors hold as many values");
 }  // namespace
 
 // The count, mean and M2 of this thread's values of the row: x[s * W + j] is column
@@ -92,52 +95,53 @@ struct MergeMoments {
   __device__ Moments operator()(Moments a, Moments b) const { return merge_moments(a, b); }
 };
 
-// The kernel's shape (measured on an H200, FP16 rows of 4K and 8K columns): 128 threads per row
-// and up to 8 vectors per thread; a grid of as many blocks as the GPU holds at once, each looping
-// over rows; gamma and beta read once per block; and the next row's loads issued before this
-// row's statistics are reduced, so that a block's loads are in flight while it reduces and
-// stores (a row's reduction otherwise leaves the SM with nothing to load).
+// The kernel's shape (measured on an H200, FP16 rows of 4K and 8K columns; BF16 rows are the same
+// bytes): 128 threads per row and up to 8 vectors per thread; a grid of as many blocks as the GPU
+// holds at once, each looping over rows; gamma and beta read once per block; and the next row's
+// loads issued before this row's statistics are reduced, so that a block's loads are in flight
+// while it reduces and stores (a row's reduction otherwise leaves the SM with nothing to load).
 constexpr int kNormThreads = 128;
-constexpr int kNormSlotsPerThread = 8;  // vectors per thread at most, at 128 threads (8K halves)
+constexpr int kNormSlotsPerThread = 8;  // vectors per thread at most, at 128 threads (8K values)
 
 // The raw 16-byte vectors of this thread's slots of row `r` (vector s * blockDim.x + threadIdx.x;
 // zeros past the row). Only for whole, aligned vectors (kWhole).
-template <int kSlots>
-__device__ void load_raw(const __half* matrix, long long r, int cols, Vector<__half> (&v)[kSlots]) {
-  const auto* row = reinterpret_cast<const Vector<__half>*>(matrix + r * cols);
+template <typename T, int kSlots>
+__device__ void load_raw(const T* matrix, long long r, int cols, Vector<T> (&v)[kSlots]) {
+  const auto* row = reinterpret_cast<const Vector<T>*>(matrix + r * cols);
   const int vectors = cols / W;
 #pragma unroll
   for (int s = 0; s < kSlots; ++s) {
     const int k = s * blockDim.x + threadIdx.x;
-    v[s] = k < vectors ? __ldcs(row + k) : Vector<__half>{0, 0, 0, 0};
+    v[s] = k < vectors ? load_streaming(row + k) : Vector<T>{};
   }
 }
 
 // y = (x - shift) * scale * gamma (+ beta): LayerNorm (shift = the mean, scale = 1 / sqrt(var +
 // eps)) or RMSNorm (shift = 0, scale = 1 / sqrt(mean of squares + eps)). Each block loops over
-// rows; each thread holds kSlots vectors (8 kSlots values) of the row. kWhole: every row is whole
+// rows; each thread holds kSlots vectors (8 kSlots values) of the row. T: __half or
+// __nv_bfloat16, converted to float on load and back on store. kWhole: every row is whole
 // aligned 16-byte vectors (cols a multiple of 8, pointers aligned): raw loads, the next row
 // loaded ahead. Otherwise each vector goes through load_vector and store_vector, one row at a
 // time.
-template <bool kLayerNorm, int kSlots, int kThreads, bool kWhole>
-__global__ void __launch_bounds__(kThreads) norm_kernel(const __half* input, __half* output,
-                                                        const __half* gamma, const __half* beta,
-                                                        long long rows, int cols, float epsilon) {
-  const RowOf<const __half> weight = row_of(gamma, 0, cols), bias = row_of(beta, 0, cols);
-  Vector<__half> g[kSlots], b[kSlots], current[kSlots], next[kSlots];
+template <typename T, bool kLayerNorm, int kSlots, int kThreads, bool kWhole>
+__global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* output, const T* gamma,
+                                                        const T* beta, long long rows, int cols,
+                                                        float epsilon) {
+  const RowOf<const T> weight = row_of(gamma, 0, cols), bias = row_of(beta, 0, cols);
+  Vector<T> g[kSlots], b[kSlots], current[kSlots], next[kSlots];
   if constexpr (kWhole) {
-    load_raw<kSlots>(gamma, 0, cols, g);
-    if (kLayerNorm) load_raw<kSlots>(beta, 0, cols, b);
-    if (blockIdx.x < rows) load_raw<kSlots>(input, blockIdx.x, cols, current);
+    load_raw<T, kSlots>(gamma, 0, cols, g);
+    if (kLayerNorm) load_raw<T, kSlots>(beta, 0, cols, b);
+    if (blockIdx.x < rows) load_raw<T, kSlots>(input, blockIdx.x, cols, current);
   }
   for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
     float x[kSlots * W];
     if constexpr (kWhole) {
-      if (r + gridDim.x < rows) load_raw<kSlots>(input, r + gridDim.x, cols, next);
+      if (r + gridDim.x < rows) load_raw<T, kSlots>(input, r + gridDim.x, cols, next);
 #pragma unroll
       for (int s = 0; s < kSlots; ++s) unpack(current[s], x + s * W);
     } else {
-      const RowOf<const __half> in = row_of(input, r, cols);
+      const RowOf<const T> in = row_of(input, r, cols);
 #pragma unroll
       for (int s = 0; s < kSlots; ++s) {
         ready_made::load_vector(in, s * blockDim.x + threadIdx.x, 0.0f, x + s * W);
@@ -160,7 +164,7 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const __half* input, __h
       scale = rsqrtf(ready_made::block_reduce(squares, Sum{}) / static_cast<float>(cols) + epsilon);
       // END SOLUTION
     }
-    const RowOf<__half> out = row_of(output, r, cols);
+    const RowOf<T> out = row_of(output, r, cols);
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
       const int k = s * blockDim.x + threadIdx.x;
@@ -177,7 +181,7 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const __half* input, __h
         x[s * W + j] = (x[s * W + j] - shift) * scale * gs[j] + (kLayerNorm ? bs[j] : 0.0f);
       }
       if (kWhole && k < cols / W) {
-        __stcs(reinterpret_cast<Vector<__half>*>(out.data) + k, pack<__half>(x + s * W));
+        store_streaming(reinterpret_cast<Vector<T>*>(out.data) + k, pack<T>(x + s * W));
       } else if (!kWhole) {
         ready_made::store_vector(out, k, x + s * W);
       }
@@ -216,38 +220,41 @@ unsigned resident_grid(Kernel kernel, int threads, long long rows) {
   return static_cast<unsigned>(rows < resident ? rows : resident);
 }
 
-template <bool kLayerNorm, bool kWhole>
-void launch_norm_kernel(const __half* input, __half* output, const __half* gamma,
-                        const __half* beta, long long rows, int cols, float epsilon) {
+template <typename T, bool kLayerNorm, bool kWhole>
+void launch_norm_kernel(const T* input, T* output, const T* gamma, const T* beta, long long rows,
+                        int cols, float epsilon) {
   // 128 threads with 1, 2, 4 or 8 vectors each up to 8192 columns; beyond, 8 vectors per thread
   // and as many threads as that takes (at most 512: 32768 columns).
-  const int vectors = vectors_of<__half>(cols);
+  const int vectors = vectors_of<T>(cols);
   if (vectors <= kNormThreads * kNormSlotsPerThread) {
     launch_with_at_least<1, 2, 4, 8>(course::ceil_div(vectors, kNormThreads), [&](auto kSlots) {
-      const auto kernel = norm_kernel<kLayerNorm, decltype(kSlots)::value, kNormThreads, kWhole>;
+      const auto kernel =
+          norm_kernel<T, kLayerNorm, decltype(kSlots)::value, kNormThreads, kWhole>;
       kernel<<<resident_grid(kernel, kNormThreads, rows), kNormThreads>>>(
           input, output, gamma, beta, rows, cols, epsilon);
     });
   } else {
     const int threads = static_cast<int>(course::ceil_div(vectors, kNormSlotsPerThread * 32) * 32);
-    const auto kernel = norm_kernel<kLayerNorm, kNormSlotsPerThread, 512, kWhole>;
+    const auto kernel = norm_kernel<T, kLayerNorm, kNormSlotsPerThread, 512, kWhole>;
     kernel<<<resident_grid(kernel, threads, rows), threads>>>(input, output, gamma, beta, rows,
                                                               cols, epsilon);
   }
 }
 
-template <bool kLayerNorm>
-void launch_norm(const __half* input, __half* output, const __half* gamma, const __half* beta,
+// Checks the arguments (beta: LayerNorm's only), then launches the kernel for T and the norm.
+template <typename T, bool kLayerNorm>
+void launch_norm(const char* step, const T* input, T* output, const T* gamma, const T* beta,
                  long long rows, long long cols, float epsilon) {
+  check_norm_arguments(step, input, output, gamma, beta, kLayerNorm, rows, cols, epsilon);
   const auto aligned = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
   const bool whole = cols % W == 0 && aligned(input) && aligned(output) && aligned(gamma) &&
                      (!kLayerNorm || aligned(beta));
   if (whole) {
-    launch_norm_kernel<kLayerNorm, true>(input, output, gamma, beta, rows, static_cast<int>(cols),
-                                         epsilon);
+    launch_norm_kernel<T, kLayerNorm, true>(input, output, gamma, beta, rows,
+                                            static_cast<int>(cols), epsilon);
   } else {
-    launch_norm_kernel<kLayerNorm, false>(input, output, gamma, beta, rows,
-                                          static_cast<int>(cols), epsilon);
+    launch_norm_kernel<T, kLayerNorm, false>(input, output, gamma, beta, rows,
+                                             static_cast<int>(cols), epsilon);
   }
   COURSE_CHECK_LAUNCH(kLayerNorm ? "norm_kernel<layer norm>" : "norm_kernel<rms norm>");
 }
@@ -256,15 +263,26 @@ void launch_norm(const __half* input, __half* output, const __half* gamma, const
 
 void step5_layer_norm(const __half* input, __half* output, const __half* gamma,
                       const __half* beta, long long rows, long long cols, float epsilon) {
-  check_norm_arguments("step5_layer_norm", input, output, gamma, beta, true, rows, cols, epsilon);
-  launch_norm<true>(input, output, gamma, beta, rows, cols, epsilon);
+  launch_norm<__half, true>("step5_layer_norm", input, output, gamma, beta, rows, cols, epsilon);
 }
 
 void step5_rms_norm(const __half* input, __half* output, const __half* gamma, long long rows,
                     long long cols, float epsilon) {
-  check_norm_arguments("step5_rms_norm", input, output, gamma, nullptr, false, rows, cols,
-                       epsilon);
-  launch_norm<false>(input, output, gamma, nullptr, rows, cols, epsilon);
+  launch_norm<__half, false>("step5_rms_norm", input, output, gamma, nullptr, rows, cols,
+                             epsilon);
+}
+
+void step5_layer_norm(const __nv_bfloat16* input, __nv_bfloat16* output,
+                      const __nv_bfloat16* gamma, const __nv_bfloat16* beta, long long rows,
+                      long long cols, float epsilon) {
+  launch_norm<__nv_bfloat16, true>("step5_layer_norm", input, output, gamma, beta, rows, cols,
+                                   epsilon);
+}
+
+void step5_rms_norm(const __nv_bfloat16* input, __nv_bfloat16* output,
+                    const __nv_bfloat16* gamma, long long rows, long long cols, float epsilon) {
+  launch_norm<__nv_bfloat16, false>("step5_rms_norm", input, output, gamma, nullptr, rows, cols,
+                                    epsilon);
 }
 
 }  // namespace softmax_and_norms::solution

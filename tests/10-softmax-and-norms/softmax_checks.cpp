@@ -195,6 +195,35 @@ double softmax_relative_bound() {
   return ::testing::AssertionFailure() << message.str();
 }
 
+namespace {
+
+// What the norm tests need of an element type: a float rounded to the nearest T, and the error
+// of that rounding: relative (half T's spacing in [1, 2): 2^-11 for FP16's 11 significant bits,
+// 2^-8 for BF16's 8) and, among T's subnormals, absolute (half their spacing: FP16 2^-25, BF16,
+// which has FP32's exponents, 2^-134).
+template <typename T>
+struct Element;
+template <>
+struct Element<__half> {
+  static __half from(float x) { return __float2half_rn(x); }
+  static float to_float(__half x) { return __half2float(x); }
+  static constexpr double relative_rounding = 0x1.0p-11, subnormal_rounding = 0x1.0p-25;
+};
+template <>
+struct Element<__nv_bfloat16> {
+  static __nv_bfloat16 from(float x) { return __float2bfloat16_rn(x); }
+  static float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+  static constexpr double relative_rounding = 0x1.0p-8, subnormal_rounding = 0x1.0p-134;
+};
+
+template <typename T>
+float rounded_to(float x) {
+  return Element<T>::to_float(Element<T>::from(x));
+}
+
+}  // namespace
+
+template <typename T>
 std::vector<float> norm_input(long long rows, long long cols, double mean, double spacing) {
   const std::size_t n = static_cast<std::size_t>(rows * cols);
   const std::uint64_t seed = seed_of(rows, cols, 10 + static_cast<int>(mean));
@@ -206,46 +235,51 @@ std::vector<float> norm_input(long long rows, long long cols, double mean, doubl
     x.resize(n);
     for (std::size_t i = 0; i < n; ++i) x[i] = static_cast<float>(mean + spacing * steps[i]);
   }
-  for (float& v : x) v = __half2float(__float2half(v));  // exactly an FP16 value
+  for (float& v : x) v = rounded_to<T>(v);  // exactly a value of T
   return x;
 }
 
 namespace {
 
-std::vector<__half> to_halves(const std::vector<float>& x) {
-  std::vector<__half> h(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) h[i] = __float2half(x[i]);
-  return h;
+template <typename T>
+std::vector<T> to_elements(const std::vector<float>& x) {
+  std::vector<T> elements(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) elements[i] = Element<T>::from(x[i]);
+  return elements;
 }
 
-// The halves as floats; an element still holding the poison (0xFFFF, a NaN) becomes the float
-// poison, so that the comparison counts it as never written.
-std::vector<float> to_floats(const std::vector<__half>& h) {
-  std::vector<float> x(h.size());
-  for (std::size_t i = 0; i < h.size(); ++i) {
+// The elements as floats; an element still holding the poison (0xFFFF, a NaN in FP16 and in
+// BF16) becomes the float poison, so that the comparison counts it as never written.
+template <typename T>
+std::vector<float> to_floats(const std::vector<T>& elements) {
+  static_assert(sizeof(T) == sizeof(unsigned short), "FP16 and BF16: 2 bytes");
+  std::vector<float> x(elements.size());
+  for (std::size_t i = 0; i < elements.size(); ++i) {
     unsigned short bits;
-    std::memcpy(&bits, &h[i], sizeof bits);
-    x[i] = bits == 0xFFFF ? course::poison_value<float>() : __half2float(h[i]);
+    std::memcpy(&bits, &elements[i], sizeof bits);
+    x[i] = bits == 0xFFFF ? course::poison_value<float>() : Element<T>::to_float(elements[i]);
   }
   return x;
 }
 
 }  // namespace
 
+template <typename T>
 ::testing::AssertionResult norm_matches_cpu(const StepUnderTest& step, bool layer_norm,
-                                            const NormRun& run, const std::vector<float>& input,
-                                            long long rows, long long cols) {
+                                            const NormRun<T>& run,
+                                            const std::vector<float>& input, long long rows,
+                                            long long cols) {
   const std::vector<float> gamma = course::random_floats(cols, 0.5f, 1.5f, seed_of(1, cols, 20));
   std::vector<float> beta = course::random_floats(cols, -1.0f, 1.0f, seed_of(1, cols, 21));
   std::vector<float> g(gamma.size()), b(beta.size());
   for (std::size_t c = 0; c < gamma.size(); ++c) {
-    g[c] = __half2float(__float2half(gamma[c]));
-    b[c] = __half2float(__float2half(beta[c]));
+    g[c] = rounded_to<T>(gamma[c]);
+    b[c] = rounded_to<T>(beta[c]);
   }
-  const course::GuardedBuffer<__half> device_input(to_halves(input));
-  const course::GuardedBuffer<__half> device_gamma(to_halves(g));
-  const course::GuardedBuffer<__half> device_beta(to_halves(b));
-  course::GuardedBuffer<__half> output(input.size());
+  const course::GuardedBuffer<T> device_input(to_elements<T>(input));
+  const course::GuardedBuffer<T> device_gamma(to_elements<T>(g));
+  const course::GuardedBuffer<T> device_beta(to_elements<T>(b));
+  course::GuardedBuffer<T> output(input.size());
   output.fill_bytes(course::kPoisonByte);
   run_and_wait([&] {
     run(device_input.data(), output.data(), device_gamma.data(), device_beta.data(), rows, cols,
@@ -254,11 +288,11 @@ std::vector<float> to_floats(const std::vector<__half>& h) {
   const std::vector<float> got = to_floats(output.to_host());
   if (!layer_norm) b.clear();
   const NormReference ref = cpu_norm(input, g, b, rows, cols, kEpsilon);
-  // The FP16 rounding of the result (half an ulp: 2^-11 relative, 2^-25 among subnormals), the
-  // FP32 rounding of its arithmetic (a few 2^-24 of its terms), and the errors of the row's
-  // statistics: the shift (mean) and its scale carry at most L = 64 roundings of 2^-24 of the
-  // row's size |mean| + 1 / scale (a thread's 32 values, then at most 10 merges), and enter
-  // multiplied by scale * |gamma|.
+  // The rounding of the result to T (half an ulp: FP16 2^-11 relative, 2^-25 among subnormals;
+  // BF16 2^-8 and 2^-134), the FP32 rounding of its arithmetic (a few 2^-24 of its terms), and
+  // the errors of the row's statistics: the shift (mean) and its scale carry at most L = 64
+  // roundings of 2^-24 of the row's size |mean| + 1 / scale (a thread's 32 values, then at most
+  // 10 merges), and enter multiplied by scale * |gamma|.
   constexpr double u = 0x1.0p-24;
   std::vector<double> bound(ref.output.size());
   for (long long r = 0; r < rows; ++r) {
@@ -269,8 +303,8 @@ std::vector<float> to_floats(const std::vector<__half>& h) {
       const double y = ref.output[i];
       const double normalized = std::fabs(input[i] - shift) * scale * g[c];
       const double shifted = layer_norm ? std::fabs(b[c]) : 0.0;
-      bound[i] = 0x1.0p-11 * std::fabs(y) + 0x1.0p-25 + 8 * u * (normalized + shifted) +
-                 statistics * g[c];
+      bound[i] = Element<T>::relative_rounding * std::fabs(y) + Element<T>::subnormal_rounding +
+                 8 * u * (normalized + shifted) + statistics * g[c];
     }
   }
   const course::ComparisonReport report =
@@ -297,5 +331,15 @@ std::vector<float> to_floats(const std::vector<__half>& h) {
   message << "\n  Edit: " << step.source_file;
   return ::testing::AssertionFailure() << message.str();
 }
+
+template std::vector<float> norm_input<__half>(long long, long long, double, double);
+template std::vector<float> norm_input<__nv_bfloat16>(long long, long long, double, double);
+template ::testing::AssertionResult norm_matches_cpu<__half>(const StepUnderTest&, bool,
+                                                             const NormRun<__half>&,
+                                                             const std::vector<float>&,
+                                                             long long, long long);
+template ::testing::AssertionResult norm_matches_cpu<__nv_bfloat16>(
+    const StepUnderTest&, bool, const NormRun<__nv_bfloat16>&, const std::vector<float>&,
+    long long, long long);
 
 }  // namespace softmax_and_norms::testing

@@ -43,17 +43,21 @@ inline constexpr double kSoftmaxAbsoluteBound = 1e-37;
                                                const std::vector<float>& input, long long rows,
                                                long long cols, Values kind);
 
-// The norms: `run(x, y, gamma, beta, rows, cols, epsilon)` calls LayerNorm (beta used) or
-// RMSNorm (beta ignored).
-using NormRun = std::function<void(const __half*, __half*, const __half*, const __half*,
-                                   long long, long long, float)>;
+// The norms, on elements of type T (__half: FP16, __nv_bfloat16: BF16): `run(x, y, gamma, beta,
+// rows, cols, epsilon)` calls LayerNorm (beta used) or RMSNorm (beta ignored).
+template <typename T>
+using NormRun =
+    std::function<void(const T*, T*, const T*, const T*, long long, long long, float)>;
 inline constexpr float kEpsilon = 1e-5f;
-// FP16 inputs as floats (each exactly a half): uniform in [-4, 4), or `mean` plus a few steps of
-// `spacing` (the FP16 spacing there) either way: a large mean and a tiny spread.
+// Inputs as floats, each exactly a T: uniform in [-4, 4), or `mean` plus a few steps of `spacing`
+// (T's spacing there) either way: a large mean and a tiny spread.
+template <typename T>
 std::vector<float> norm_input(long long rows, long long cols, double mean = 0.0,
                               double spacing = 0.0);
+template <typename T>
 ::testing::AssertionResult norm_matches_cpu(const StepUnderTest& step, bool layer_norm,
-                                            const NormRun& run, const std::vector<float>& input,
-                                            long long rows, long long cols);
+                                            const NormRun<T>& run,
+                                            const std::vector<float>& input, long long rows,
+                                            long long cols);
 
 }  // namespace softmax_and_norms::testing

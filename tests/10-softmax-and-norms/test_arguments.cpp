@@ -20,6 +20,7 @@ using course::invalid_argument_message;
 alignas(256) float floats_a[64];
 alignas(256) float floats_b[64];
 alignas(256) __half halves[4][64];
+alignas(256) __nv_bfloat16 bfloat16s[4][64];
 
 std::string softmax_message(int index, const float* input, float* output, long long rows,
                             long long cols) {
@@ -28,15 +29,15 @@ std::string softmax_message(int index, const float* input, float* output, long l
       [&] { solution_softmax(index)(input, output, rows, cols, workspace); });
 }
 
-// LayerNorm (index 0) or RMSNorm (1) with these arguments.
-std::string norm_message(int index, const __half* input, __half* output, const __half* gamma,
-                         const __half* beta, long long rows, long long cols,
-                         float epsilon = 1e-5f) {
+// LayerNorm (index 0) or RMSNorm (1) on elements of type T, with these arguments.
+template <typename T>
+std::string norm_message(int index, const T* input, T* output, const T* gamma, const T* beta,
+                         long long rows, long long cols, float epsilon = 1e-5f) {
   return invalid_argument_message([&] {
     if (index == 0) {
-      solution::step5_layer_norm(input, output, gamma, beta, rows, cols, epsilon);
+      layer_norm_of<T>(true)(input, output, gamma, beta, rows, cols, epsilon);
     } else {
-      solution::step5_rms_norm(input, output, gamma, rows, cols, epsilon);
+      rms_norm_of<T>(true)(input, output, gamma, rows, cols, epsilon);
     }
   });
 }
@@ -114,41 +115,54 @@ TEST(SoftmaxArguments, PointersNotAlignedTo16BytesAreRejectedByTheVectorSteps) {
   }
 }
 
-TEST(NormArguments, BadShapesPointersAndEpsilonAreRejectedByBothNorms) {
-  const __half* x = halves[0];
-  __half* y = halves[1];
-  const __half* gamma = halves[2];
-  const __half* beta = halves[3];
+// Both norms on elements of type T (`type`: "FP16", "BF16", which the messages name after the
+// step), with four host arrays of 64 elements as input, output, gamma and beta.
+template <typename T>
+void expect_both_norms_reject_bad_arguments(T (&arrays)[4][64], const std::string& type) {
+  const T* x = arrays[0];
+  T* y = arrays[1];
+  const T* gamma = arrays[2];
+  const T* beta = arrays[3];
   for (int index = 0; index < kNormStepCount; ++index) {
-    const char* name = kNormSteps[index].name;
-    EXPECT_TRUE(says(norm_message(index, x, y, gamma, beta, 0, 8), "rows = 0 is not positive"))
+    const std::string name = std::string(kNormSteps[index].name) + " (" + type + ")";
+    EXPECT_TRUE(says(norm_message<T>(index, x, y, gamma, beta, 0, 8), name + ": rows = 0"))
         << name;
-    EXPECT_TRUE(says(norm_message(index, x, y, gamma, beta, 2, 0), "cols = 0 is not positive"))
+    EXPECT_TRUE(says(norm_message<T>(index, x, y, gamma, beta, 0, 8), "rows = 0 is not positive"))
         << name;
-    EXPECT_TRUE(says(norm_message(index, x, y, gamma, beta, 1, kMaxOnChipCols + 1),
+    EXPECT_TRUE(says(norm_message<T>(index, x, y, gamma, beta, 2, 0), "cols = 0 is not positive"))
+        << name;
+    EXPECT_TRUE(says(norm_message<T>(index, x, y, gamma, beta, 1, kMaxOnChipCols + 1),
                      "holds on chip"))
         << name;
-    EXPECT_TRUE(says(norm_message(index, nullptr, y, gamma, beta, 2, 8),
+    EXPECT_TRUE(says(norm_message<T>(index, nullptr, y, gamma, beta, 2, 8),
                      "input is a null pointer"))
         << name;
-    EXPECT_TRUE(says(norm_message(index, x, y, nullptr, beta, 2, 8), "gamma is a null pointer"))
+    EXPECT_TRUE(says(norm_message<T>(index, x, y, nullptr, beta, 2, 8), "gamma is a null pointer"))
         << name;
-    EXPECT_TRUE(says(norm_message(index, x, y + 4, gamma, beta, 2, 8),
+    EXPECT_TRUE(says(norm_message<T>(index, x, y + 4, gamma, beta, 2, 8),
                      "output is not aligned to 16 bytes"))
         << name;
-    const auto* odd = reinterpret_cast<const __half*>(reinterpret_cast<const char*>(x) + 1);
-    EXPECT_TRUE(says(norm_message(index, odd, y, gamma, beta, 2, 8),
+    const auto* odd = reinterpret_cast<const T*>(reinterpret_cast<const char*>(x) + 1);
+    EXPECT_TRUE(says(norm_message<T>(index, odd, y, gamma, beta, 2, 8),
                      "input is not aligned to its element type"))
         << name;
     for (const float epsilon : {0.0f, -1e-5f, std::numeric_limits<float>::infinity(),
                                 std::numeric_limits<float>::quiet_NaN()}) {
-      EXPECT_TRUE(says(norm_message(index, x, y, gamma, beta, 2, 8, epsilon),
+      EXPECT_TRUE(says(norm_message<T>(index, x, y, gamma, beta, 2, 8, epsilon),
                        "is not a positive finite number"))
           << name << " with epsilon " << epsilon;
     }
   }
   // LayerNorm needs beta; RMSNorm has none.
-  EXPECT_TRUE(says(norm_message(0, x, y, gamma, nullptr, 2, 8), "beta is a null pointer"));
+  EXPECT_TRUE(says(norm_message<T>(0, x, y, gamma, nullptr, 2, 8), "beta is a null pointer"));
+}
+
+TEST(NormArguments, BadShapesPointersAndEpsilonAreRejectedByBothNorms) {
+  expect_both_norms_reject_bad_arguments(halves, "FP16");
+}
+
+TEST(NormArguments, TheBf16OverloadsRejectTheSameBadArgumentsAndSayBf16) {
+  expect_both_norms_reject_bad_arguments(bfloat16s, "BF16");
 }
 
 TEST(SoftmaxCpuReference, RowsSumToOneAndAFullyMaskedRowIsZero) {

@@ -1,11 +1,13 @@
 // GPU tests of chapter 10 against the solution (suite "solution") and the exercise (suite
 // "exercise"): every softmax step on random rows of awkward widths, on many rows, on inputs up to
 // 1e4 in magnitude, on masked rows (-inf entries, a fully masked row, a masked prefix), on rows
-// whose max comes last, and on the longest rows it takes; LayerNorm and RMSNorm on random rows
-// and on rows with a large mean and a tiny spread. Under compute-sanitizer only small cases run.
+// whose max comes last, and on the longest rows it takes; LayerNorm and RMSNorm, FP16 and BF16,
+// on random rows and on rows with a large mean and a tiny spread. Under compute-sanitizer only
+// small cases run.
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -27,10 +29,19 @@ StepUnderTest under_test(Implementation impl, const StepFunction& function) {
                              "/10-softmax-and-norms/" + file_of(function)};
 }
 
-// ---- Softmax (steps 1-4) ------------------------------------------------------------------------
+// ---- Softmax (steps 1-4 and 6) ----------------------------------------------------------------
 
 class Softmax : public ::testing::TestWithParam<Case> {
  protected:
+  // A step this GPU cannot run (step 6 below compute capability 9.0) skips as one that needs
+  // another GPU; one that only this build cannot run there skips as not passed, so that
+  // ./course test fails it and says what to rebuild.
+  void SetUp() override {
+    const std::string why_not = why_step_cannot_run(function().number);
+    if (why_not.empty()) return;
+    if (step_needs_a_rebuild(function().number)) GTEST_SKIP() << "skipped, not passed: " << why_not;
+    COURSE_SKIP_ON_THIS_GPU(why_not);
+  }
   const StepFunction& function() const { return kSoftmaxSteps[std::get<1>(GetParam())]; }
   // Every shape of `shapes` that the step takes, each with the input of `kind`; stops at the
   // first failure.
@@ -103,14 +114,16 @@ TEST_P(Softmax, RescalesWhenTheMaxComesLast) {
   expect_matches(Values::ascending, {{3, 100}, {3, 4096}, {2, 32768}, {2, 100003}});
 }
 
-// Rows longer than one block's chunk (step 4: several blocks per row), up to 2^20 columns; a row
-// length that is not a multiple of 4 starts most rows between two 16-byte boundaries.
+// Rows longer than one block's chunk (step 4: several blocks per row; step 6: a cluster of up to
+// 16), up to 2^20 columns; a row length that is not a multiple of 4 starts most rows between two
+// 16-byte boundaries.
 TEST_P(Softmax, MatchesCpuOnLongRows) {
   if (course::under_sanitizer()) {
     expect_matches(Values::random, {{1, 40000}});
     return;
   }
-  expect_matches(Values::random, {{3, 262147}, {1, 1 << 20}, {2, 65536}});
+  expect_matches(Values::random, {{3, 262147}, {1, 1 << 20}, {2, 65536}, {2, 262144},
+                                  {2, 200001}});
 }
 
 std::vector<Case> cases(Implementation impl, int count) {
@@ -134,25 +147,48 @@ INSTANTIATE_TEST_SUITE_P(Exercise, Softmax,
 
 // ---- LayerNorm and RMSNorm (step 5) -------------------------------------------------------------
 
-class Norm : public ::testing::TestWithParam<Case> {
+// The norms' element type: FP16 (__half) or BF16 (__nv_bfloat16), in and out.
+enum class Element { fp16, bf16 };
+using NormCase = std::tuple<Implementation, int, Element>;  // ..., index in kNormSteps, type
+
+class Norm : public ::testing::TestWithParam<NormCase> {
  protected:
-  void expect_matches(const Shapes& shapes, double mean = 0.0, double spacing = 0.0) const {
-    const auto [impl, index] = GetParam();
+  // Every shape, with random values, or with values `mean` plus a few steps of the element
+  // type's spacing there (a large mean, a tiny spread); stops at the first failure.
+  void expect_matches(const Shapes& shapes, double mean = 0.0) const {
+    if (std::get<2>(GetParam()) == Element::bf16) {
+      expect_matches_in<__nv_bfloat16>(shapes, mean, 8);
+    } else {
+      expect_matches_in<__half>(shapes, mean, 11);
+    }
+  }
+
+ private:
+  // T has `significant_bits` (FP16 11, BF16 8): near `mean` its values are 2^(e - bits + 1)
+  // apart, where 2^e <= mean < 2^(e + 1).
+  template <typename T>
+  void expect_matches_in(const Shapes& shapes, double mean, int significant_bits) const {
+    const auto [impl, index, element] = GetParam();
     const bool solution = impl == Implementation::solution;
     const bool layer = index == 0;
-    const NormRun run = [=](const __half* x, __half* y, const __half* gamma, const __half* beta,
-                            long long rows, long long cols, float epsilon) {
+    const double spacing = mean == 0.0 ? 0.0 : std::ldexp(1.0, std::ilogb(mean) -
+                                                                   (significant_bits - 1));
+    const LayerNormFn<T> layer_norm = layer_norm_of<T>(solution);
+    const RmsNormFn<T> rms_norm = rms_norm_of<T>(solution);
+    const NormRun<T> run = [=](const T* x, T* y, const T* gamma, const T* beta, long long rows,
+                               long long cols, float epsilon) {
       if (layer) {
-        (solution ? solution::step5_layer_norm : exercise::step5_layer_norm)(
-            x, y, gamma, beta, rows, cols, epsilon);
+        layer_norm(x, y, gamma, beta, rows, cols, epsilon);
       } else {
-        (solution ? solution::step5_rms_norm : exercise::step5_rms_norm)(x, y, gamma, rows,
-                                                                          cols, epsilon);
+        rms_norm(x, y, gamma, rows, cols, epsilon);
       }
     };
+    StepUnderTest step = under_test(impl, kNormSteps[index]);
+    if (element == Element::bf16) step.name += " (BF16)";
     for (const auto& [rows, cols] : shapes) {
-      const auto verdict = norm_matches_cpu(under_test(impl, kNormSteps[index]), layer, run,
-                                            norm_input(rows, cols, mean, spacing), rows, cols);
+      const auto verdict = norm_matches_cpu<T>(step, layer, run,
+                                               norm_input<T>(rows, cols, mean, spacing), rows,
+                                               cols);
       if (!verdict) {
         ADD_FAILURE() << verdict.message();
         return;
@@ -182,23 +218,36 @@ TEST_P(Norm, MatchesCpuOnManyRows) {
   expect_matches({{10000, 24}, {3001, 127}, {2000, 4096}});
 }
 
-// Values 1e4 + 8k and 3e4 + 16k (k in -3 ... 3: neighbouring FP16 values there): the variance is
-// about 1e-6 of the mean's square, where E[x^2] - E[x]^2 in FP32 loses it.
+// Values 1e4 + 8k and 3e4 + 16k in FP16, 1e4 + 64k and 3e4 + 128k in BF16 (k in -3 ... 3:
+// neighbouring values of the type there): the variance is about 1e-6 (FP16) or 1e-4 (BF16) of
+// the mean's square, where E[x^2] - E[x]^2 in FP32 loses much or all of it.
 TEST_P(Norm, StaysAccurateWhenTheMeanIsLargeAndTheSpreadTiny) {
   if (course::under_sanitizer()) {
-    expect_matches({{2, 1024}}, 1e4, 8);
+    expect_matches({{2, 1024}}, 1e4);
     return;
   }
-  expect_matches({{4, 1024}, {4, 4096}, {4, 8192}}, 1e4, 8);
-  expect_matches({{4, 4096}}, 3e4, 16);
+  expect_matches({{4, 1024}, {4, 4096}, {4, 8192}}, 1e4);
+  expect_matches({{4, 4096}}, 3e4);
 }
 
-INSTANTIATE_TEST_SUITE_P(Solution, Norm,
-                         ::testing::ValuesIn(cases(Implementation::solution, kNormStepCount)),
-                         name_in<kNormSteps>);
-INSTANTIATE_TEST_SUITE_P(Exercise, Norm,
-                         ::testing::ValuesIn(cases(Implementation::exercise, kNormStepCount)),
-                         name_in<kNormSteps>);
+std::vector<NormCase> norm_cases(Implementation impl) {
+  std::vector<NormCase> all;
+  for (const Element element : {Element::fp16, Element::bf16}) {
+    for (int index = 0; index < kNormStepCount; ++index) all.emplace_back(impl, index, element);
+  }
+  return all;
+}
+
+// "step5_layer_norm" (FP16), "step5_layer_norm_bfloat16": ./course test 10.5 runs both.
+std::string norm_name(const ::testing::TestParamInfo<NormCase>& info) {
+  const auto [impl, index, element] = info.param;
+  return std::string(kNormSteps[index].name) + (element == Element::bf16 ? "_bfloat16" : "");
+}
+
+INSTANTIATE_TEST_SUITE_P(Solution, Norm, ::testing::ValuesIn(norm_cases(Implementation::solution)),
+                         norm_name);
+INSTANTIATE_TEST_SUITE_P(Exercise, Norm, ::testing::ValuesIn(norm_cases(Implementation::exercise)),
+                         norm_name);
 
 }  // namespace
 }  // namespace softmax_and_norms::testing

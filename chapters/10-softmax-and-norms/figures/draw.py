@@ -1,9 +1,10 @@
 """Chapter 10's figures, drawn from the index rules of its solution (step2_block_per_row.cu,
-step3_warp_per_row.cu, step4_online_softmax.cu); redraw with python3 -m tools.figures (from the
-repository root)."""
+step3_warp_per_row.cu, step4_online_softmax.cu, step6_cluster_softmax.cu); redraw with
+python3 -m tools.figures (from the repository root)."""
 import math
 
-from tools.svg import GREY, INK, LIGHT, ORANGE, PALE, THREAD_COLOURS, VERMILION, Svg
+from tools.svg import (GREY, INK, LIGHT, ORANGE, PALE, THREAD_COLOURS, VERMILION, YELLOW,
+                       Svg)
 
 COLS = 32   # columns drawn per row
 THREADS = 4  # threads (or lanes) drawn per group
@@ -118,7 +119,89 @@ def online_merge():
     return svg.render()
 
 
+CLUSTER_BLOCKS = 4  # blocks drawn in step 6's cluster (up to 16)
+SLICE_SLOTS = 8     # vectors per thread (kSliceSlots): a slice of 8K columns in 256 threads
+
+
+def slice_cells(svg, x0, y, cw, ch):
+    """Step 6's row, one slice per block: a cell is slot s of every thread of its block (the
+    slice's vectors s * blockDim.x to s * blockDim.x + blockDim.x - 1), numbered s."""
+    for rank in range(CLUSTER_BLOCKS):
+        for s in range(SLICE_SLOTS):
+            svg.cell(x0 + (rank * SLICE_SLOTS + s) * cw, y, cw, ch, str(s),
+                     fill=THREAD_COLOURS[rank], size=9)
+        svg.rect(x0 + rank * SLICE_SLOTS * cw, y, SLICE_SLOTS * cw, ch, width=2)
+
+
+def cluster_row():
+    cw, ch, x0 = 23, 20, 22
+    span = SLICE_SLOTS * cw  # one block's column of the figure
+    svg = Svg(x0 + CLUSTER_BLOCKS * span + 22, 560,
+              "Step 6: a row cut into slices, one per block of a cluster; each block publishes "
+              "its (max, sum) pair, every block reads all pairs between two cluster barriers")
+    svg.heading("Step 6: one row on chip across a thread block cluster (4 blocks drawn)")
+    svg.left_aligned(x0, 44, "drawn: a row of 32K columns, 4 blocks of 256 threads, 8K columns "
+                     "each; up to 16 blocks: rows up to 256K columns",
+                     "a cell: slot s of every thread, numbered s; slot s of thread t holds "
+                     "vector s * blockDim.x + t of the slice", size=11, step=16)
+    y = 82
+    for rank in range(CLUSTER_BLOCKS):
+        first = f"{8 * rank}K" if rank else "0"
+        svg.text(x0 + rank * span + span / 2, y - 6,
+                 f"slice {rank}: columns {first} to {8 * rank + 8}K", size=10)
+    slice_cells(svg, x0, y, cw, ch)
+    top = y + ch + 24  # the blocks' boxes
+    centres = [x0 + rank * span + span / 2 for rank in range(CLUSTER_BLOCKS)]
+    pub_bottom = top + 104
+    for rank, cx in enumerate(centres):
+        bx, bw = cx - span / 2 + 6, span - 12
+        svg.line(cx, y + ch, cx, top, arrow=True)
+        svg.rect(bx, top, bw, 110, fill=PALE, stroke=GREY)
+        svg.text(cx, top + 18, f"block (rank) {rank}", size=12, bold=True)
+        svg.text(cx, top + 34, "slice in its registers,", size=11)
+        svg.text(cx, top + 48, f"reduced to (m{rank}, s{rank});", size=11)
+        svg.text(cx, top + 62, "one thread writes it to", size=11)
+        svg.text(cx, top + 76, "shared memory:", size=10, fill=GREY)
+        svg.cell(bx + 6, pub_bottom - 22, bw - 12, 22, f"published = (m{rank}, s{rank})",
+                 fill=THREAD_COLOURS[rank], size=11)
+    barrier1 = top + 122
+    merge_top = barrier1 + 70
+    # Every block reads every pair through distributed shared memory; drawn into block 1 only.
+    reader, bend = centres[1], barrier1 + 30
+    for rank, cx in enumerate(centres):
+        svg.line(cx, pub_bottom, cx, bend)
+        svg.line(cx, bend, reader + (rank - 1) * 28, merge_top, arrow=True)
+    for rank, cx in enumerate(centres):
+        svg.cell(cx - span / 2 + 6, merge_top, span - 12, 40, "", fill=LIGHT)
+        svg.text(cx, merge_top + 16, "(m, s) = pairs 0, 1, 2, 3", size=11)
+        svg.text(cx, merge_top + 32, "merged by step 4's rule", size=11)
+    svg.text(x0, merge_top + 58, "arrows into block 1 only: every block does the same, in rank "
+             "order, through distributed shared memory,", size=11, anchor="start")
+    svg.text(x0, merge_top + 72, "so every block gets the same row pair (m, s)", size=11,
+             anchor="start")
+    barrier2 = merge_top + 86
+    out_top = barrier2 + 36
+    out_y = out_top + 52
+    for rank, cx in enumerate(centres):
+        svg.cell(cx - span / 2 + 6, out_top, span - 12, 24, "y = exp(x - m) / s",
+                 fill=THREAD_COLOURS[rank], size=11)
+        svg.line(cx, out_top + 24, cx, out_y, arrow=True)
+    slice_cells(svg, x0, out_y, cw, ch)
+    svg.left_aligned(x0, out_y + ch + 20,
+                     "each block writes its slice of the output row, from its registers",
+                     "the row is read once and written once: 2 words per element (step 4: 3)",
+                     size=11, step=16)
+    # The barriers last: the reads pass through the first one.
+    for yb, label in ((barrier1, "cluster barrier: every pair published (the writer released it)"),
+                      (barrier2, "cluster barrier: no block overwrites its pair or exits while "
+                                 "another reads it")):
+        svg.rect(x0 - 8, yb, CLUSTER_BLOCKS * span + 16, 22, fill=YELLOW, width=2)
+        svg.text(x0 + CLUSTER_BLOCKS * span / 2, yb + 15, label, size=11, bold=True)
+    return svg.render()
+
+
 FIGURES = {
     "rows-and-threads.svg": rows_and_threads,
     "online-merge.svg": online_merge,
+    "cluster-row.svg": cluster_row,
 }
