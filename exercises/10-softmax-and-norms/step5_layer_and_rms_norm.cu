@@ -15,6 +15,8 @@
 // the threads' triples are merged pairwise with Chan, Golub and LeVeque's formula, in which
 // only differences of means appear (Welford's update is its case of one value at a time).
 // RMSNorm's statistic: the mean of the squares, a plain sum.
+#include <cuda_pipeline.h>
+
 #include <cstdint>
 #include <map>
 #include <mutex>
@@ -70,6 +72,14 @@ struct MergeMoments {
 // while it reduces and stores (a row's reduction otherwise leaves the SM with nothing to load).
 constexpr int kNormThreads = 128;
 constexpr int kNormSlotsPerThread = 8;  // vectors per thread at most, at 128 threads (8K values)
+// RMSNorm on whole rows of up to kRingMaxVectors vectors: the next rows are copied ahead into a
+// ring of kRingStages rows in shared memory instead (cp.async: each thread copies, and later
+// reads, its own vectors, so no barrier is needed), and gamma is read through L1 with each row.
+// Its registers then hold one row, not two, and more blocks fit an SM: more bytes in flight,
+// which is what RMSNorm lacked. LayerNorm gains nothing from it: its statistics, not its loads,
+// limit it (docs/notes/10-step6-cluster-and-norm-experiments.md).
+constexpr int kRingStages = 3;
+constexpr int kRingMaxVectors = 1024;  // 8K values: 256 threads x 4 vectors
 
 // The raw 16-byte vectors of this thread's slots of row `r` (vector s * blockDim.x + threadIdx.x;
 // zeros past the row). Only for whole, aligned vectors (kWhole).
@@ -91,20 +101,57 @@ __device__ void load_raw(const T* matrix, long long r, int cols, Vector<T> (&v)[
 // aligned 16-byte vectors (cols a multiple of 8, pointers aligned): raw loads, the next row
 // loaded ahead. Otherwise each vector goes through load_vector and store_vector, one row at a
 // time.
-template <typename T, bool kLayerNorm, int kSlots, int kThreads, bool kWhole>
+template <typename T, bool kLayerNorm, int kSlots, int kThreads, bool kWhole, bool kRing = false>
 __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* output, const T* gamma,
                                                         const T* beta, long long rows, int cols,
                                                         float epsilon) {
+  static_assert(!kRing || kWhole, "the ring holds whole, aligned vectors");
+  extern __shared__ __align__(16) unsigned char ring_bytes[];  // kRing: [stage][slot][thread]
+  Vector<T>* const ring = reinterpret_cast<Vector<T>*>(ring_bytes);
+  const int vectors = cols / W;
+  // kRing: this thread's vectors of row `r` into `stage`, as one group of copies.
+  const auto copy_ahead = [&](long long r, int stage) {
+    if (r < rows) {
+      const auto* row = reinterpret_cast<const Vector<T>*>(input + r * cols);
+#pragma unroll
+      for (int s = 0; s < kSlots; ++s) {
+        const int k = s * kThreads + threadIdx.x;
+        if (k < vectors) {
+          __pipeline_memcpy_async(&ring[(stage * kSlots + s) * kThreads + threadIdx.x], row + k,
+                                  sizeof(Vector<T>));
+        }
+      }
+    }
+    __pipeline_commit();
+  };
   const RowOf<const T> weight = row_of(gamma, 0, cols), bias = row_of(beta, 0, cols);
   Vector<T> g[kSlots], b[kSlots], current[kSlots], next[kSlots];
-  if constexpr (kWhole) {
+  if constexpr (kRing) {
+#pragma unroll
+    for (int i = 0; i < kRingStages - 1; ++i) {
+      copy_ahead(blockIdx.x + static_cast<long long>(i) * gridDim.x, i);
+    }
+  } else if constexpr (kWhole) {
     load_raw<T, kSlots>(gamma, 0, cols, g);
     if (kLayerNorm) load_raw<T, kSlots>(beta, 0, cols, b);
     if (blockIdx.x < rows) load_raw<T, kSlots>(input, blockIdx.x, cols, current);
   }
+  int stage = 0;  // kRing: the stage that holds row r
   for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
     float x[kSlots * W];
-    if constexpr (kWhole) {
+    if constexpr (kRing) {
+      __pipeline_wait_prior(kRingStages - 2);  // row r's copies have landed
+#pragma unroll
+      for (int s = 0; s < kSlots; ++s) {
+        const int k = s * kThreads + threadIdx.x;
+        unpack(k < vectors ? ring[(stage * kSlots + s) * kThreads + threadIdx.x] : Vector<T>{},
+               x + s * W);
+      }
+      // The stage read one row ago is free: refill it kRingStages - 1 rows ahead.
+      copy_ahead(r + static_cast<long long>(kRingStages - 1) * gridDim.x,
+                 (stage + kRingStages - 1) % kRingStages);
+      stage = (stage + 1) % kRingStages;
+    } else if constexpr (kWhole) {
       if (r + gridDim.x < rows) load_raw<T, kSlots>(input, r + gridDim.x, cols, next);
 #pragma unroll
       for (int s = 0; s < kSlots; ++s) unpack(current[s], x + s * W);
@@ -131,7 +178,12 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
     for (int s = 0; s < kSlots; ++s) {
       const int k = s * blockDim.x + threadIdx.x;
       float gs[W], bs[W];
-      if constexpr (kWhole) {
+      if constexpr (kRing) {
+        unpack(k < vectors ? reinterpret_cast<const Vector<T>*>(gamma)[k] : Vector<T>{}, gs);
+        if (kLayerNorm) {
+          unpack(k < vectors ? reinterpret_cast<const Vector<T>*>(beta)[k] : Vector<T>{}, bs);
+        }
+      } else if constexpr (kWhole) {
         unpack(g[s], gs);
         if (kLayerNorm) unpack(b[s], bs);
       } else {
@@ -148,7 +200,7 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
         ready_made::store_vector(out, k, x + s * W);
       }
     }
-    if constexpr (kWhole) {
+    if constexpr (kWhole && !kRing) {
 #pragma unroll
       for (int s = 0; s < kSlots; ++s) current[s] = next[s];
     }
@@ -159,7 +211,7 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
 // occupancy query costs the host microseconds, which a short launch would wait for: it is asked
 // once per kernel, device and block size.
 template <typename Kernel>
-unsigned resident_grid(Kernel kernel, int threads, long long rows) {
+unsigned resident_grid(Kernel kernel, int threads, long long rows, int shared_bytes = 0) {
   static std::mutex mutex;
   // (kernel, device, threads) -> blocks: one map serves every kernel of this signature
   static std::map<std::tuple<const void*, int, int>, long long> resident_on;
@@ -173,7 +225,8 @@ unsigned resident_grid(Kernel kernel, int threads, long long rows) {
     if (found == resident_on.end()) {
       int per_sm = 0, sms = 0;
       COURSE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0));
+      COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads,
+                                                                 shared_bytes));
       found = resident_on.emplace(key,
                                   static_cast<long long>(per_sm > 0 ? per_sm : 1) * sms).first;
     }
@@ -188,7 +241,30 @@ void launch_norm_kernel(const T* input, T* output, const T* gamma, const T* beta
   // 128 threads with 1, 2, 4 or 8 vectors each up to 8192 columns; beyond, 8 vectors per thread
   // and as many threads as that takes (at most 512: 32768 columns).
   const int vectors = vectors_of<T>(cols);
-  if (vectors <= kNormThreads * kNormSlotsPerThread) {
+  if (kWhole && !kLayerNorm && vectors <= kRingMaxVectors) {
+    // 128 threads up to 4K values, 256 up to 8K, 1, 2 or 4 vectors each (measured shapes).
+    const auto ring_launch = [&](auto kThreads) {
+      constexpr int threads = decltype(kThreads)::value;
+      launch_with_at_least<1, 2, 4>(course::ceil_div(vectors, threads), [&](auto kSlots) {
+        constexpr int slots = decltype(kSlots)::value;
+        const auto kernel = norm_kernel<T, false, slots, threads, true, true>;
+        constexpr int shared = kRingStages * slots * threads * static_cast<int>(sizeof(Vector<T>));
+        static const bool allowed = [&] {  // beyond 48 KiB only when asked for, once a kernel
+          COURSE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                            shared));
+          return true;
+        }();
+        (void)allowed;
+        kernel<<<resident_grid(kernel, threads, rows, shared), threads, shared>>>(
+            input, output, gamma, beta, rows, cols, epsilon);
+      });
+    };
+    if (vectors <= 512) {
+      ring_launch(std::integral_constant<int, 128>{});
+    } else {
+      ring_launch(std::integral_constant<int, 256>{});
+    }
+  } else if (vectors <= kNormThreads * kNormSlotsPerThread) {
     launch_with_at_least<1, 2, 4, 8>(course::ceil_div(vectors, kNormThreads), [&](auto kSlots) {
       const auto kernel =
           norm_kernel<T, kLayerNorm, decltype(kSlots)::value, kNormThreads, kWhole>;
