@@ -20,6 +20,7 @@
 #include <string>
 
 #include "course/device_info.hpp"
+#include "course/errors.hpp"
 #include "course/math.hpp"
 #include "course/watchdog.hpp"
 #include "tensor_core_gemm_steps.hpp"  // kSteps, kStepCount: generated from steps.json
@@ -45,11 +46,8 @@ std::string why_step_cannot_run(int step);
 // a 9.0 GPU and a build without sm_90a code): a build to redo, not a GPU to change.
 bool step_needs_a_rebuild(int step);
 
-// Thrown by a step's launcher on a GPU that cannot run it, with why_step_cannot_run's text.
-class StepNeedsAnotherGpu : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// Throws course::StepNeedsAnotherGpu with why_step_cannot_run's text on a GPU that cannot run it.
+using course::StepNeedsAnotherGpu;
 void require_gpu_for_step(int step);
 
 // The barrier waits of steps 4-6 give up after kWatchdogSeconds (course/watchdog.hpp: a

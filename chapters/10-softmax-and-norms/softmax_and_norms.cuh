@@ -100,12 +100,9 @@ std::string why_step_cannot_run(int step);
 // True when the GPU could run the step but this build's code cannot (a build for an older
 // architecture, e.g. -Dgpu_arch=sm_75 on a 9.0 GPU): a build to redo, not a GPU to change.
 bool step_needs_a_rebuild(int step);
-// Thrown by a step's launcher on a GPU (or build) that cannot run it, with why_step_cannot_run's
-// text.
-class StepNeedsAnotherGpu : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
+// Throws course::StepNeedsAnotherGpu with why_step_cannot_run's text on a GPU (or from a build)
+// that cannot run the step.
+using course::StepNeedsAnotherGpu;
 void require_gpu_for_step(int step);
 
 // ---- The CPU references (double precision) ------------------------------------------------------

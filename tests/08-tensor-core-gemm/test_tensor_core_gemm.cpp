@@ -49,15 +49,8 @@ void expect_all_match(const testing::GemmUnderTest& gemm, const std::vector<Shap
 
 // A step this GPU cannot run skips as one that needs another GPU; one that only this build
 // cannot run there skips as not passed, so that ./course test fails it and says what to rebuild.
-#define SKIP_UNLESS_THIS_BUILD_RUNS_STEP(step)                                  \
-  do {                                                                          \
-    const std::string why_not_ = why_step_cannot_run(step);                     \
-    if (why_not_.empty()) break;                                                \
-    if (step_needs_a_rebuild(step)) {                                           \
-      GTEST_SKIP() << "skipped, not passed: " << why_not_;                      \
-    }                                                                           \
-    COURSE_SKIP_ON_THIS_GPU(why_not_);                                          \
-  } while (0)
+#define SKIP_UNLESS_THIS_BUILD_RUNS_STEP(step) \
+  COURSE_SKIP_UNLESS_STEP_RUNS(why_step_cannot_run(step), step_needs_a_rebuild(step))
 
 class TensorCoreGemm : public ::testing::TestWithParam<Case> {
  protected:

@@ -37,10 +37,8 @@ class Softmax : public ::testing::TestWithParam<Case> {
   // another GPU; one that only this build cannot run there skips as not passed, so that
   // ./course test fails it and says what to rebuild.
   void SetUp() override {
-    const std::string why_not = why_step_cannot_run(function().number);
-    if (why_not.empty()) return;
-    if (step_needs_a_rebuild(function().number)) GTEST_SKIP() << "skipped, not passed: " << why_not;
-    COURSE_SKIP_ON_THIS_GPU(why_not);
+    COURSE_SKIP_UNLESS_STEP_RUNS(why_step_cannot_run(function().number),
+                                 step_needs_a_rebuild(function().number));
   }
   const StepFunction& function() const { return kSoftmaxSteps[std::get<1>(GetParam())]; }
   // Every shape of `shapes` that the step takes, each with the input of `kind`; stops at the

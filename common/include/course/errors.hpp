@@ -39,6 +39,14 @@ class NoGpuError : public CudaError {
   using CudaError::CudaError;
 };
 
+// Thrown by a step's launcher on a GPU, or from a build, that cannot run the step; the message
+// says what the step needs and what this GPU is (each chapter's why_step_cannot_run). Its tests
+// skip instead (COURSE_SKIP_UNLESS_STEP_RUNS, course/testing.hpp).
+class StepNeedsAnotherGpu : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 // The full message for a failed call: what failed, where, and a hint for the usual causes.
 std::string describe_cuda_failure(cudaError_t code, const std::string& expression,
                                   const std::string& file, int line);

@@ -56,6 +56,18 @@ std::string exact_text(T value) {
 // prefix (NEEDS_ANOTHER_GPU in common/scripts/judge.py).
 #define COURSE_SKIP_ON_THIS_GPU(why) GTEST_SKIP() << "this GPU cannot run this step: " << (why)
 
+// Skips a test of a step that cannot run here (`why_not`: what it needs; "" when it runs): as
+// one that needs another GPU, or, when only this build cannot run it on this GPU
+// (`needs_a_rebuild`: a build for an older architecture), as not passed, so that ./course test
+// fails the step and says what to rebuild.
+#define COURSE_SKIP_UNLESS_STEP_RUNS(why_not, needs_a_rebuild)                        \
+  do {                                                                               \
+    const std::string course_why_not_ = (why_not);                                   \
+    if (course_why_not_.empty()) break;                                              \
+    if (needs_a_rebuild) GTEST_SKIP() << "skipped, not passed: " << course_why_not_; \
+    COURSE_SKIP_ON_THIS_GPU(course_why_not_);                                        \
+  } while (0)
+
 // The Solution/ and Exercise/ instances of a test suite whose parameter is the implementation
 // (an enum with members solution and exercise), each named after step STEP ("step3"): how
 // ./course test NN.S finds a step's tests (common/scripts/manifest.py). A suite whose cases
