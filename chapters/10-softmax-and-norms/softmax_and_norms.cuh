@@ -105,6 +105,13 @@ bool step_needs_a_rebuild(int step);
 using course::StepNeedsAnotherGpu;
 void require_gpu_for_step(int step);
 
+// Waits for the GPU's work to finish, at most kHangSeconds (10 times as long under
+// compute-sanitizer). Past that it prints what the step's code must do for its kernel to end
+// (a cluster barrier that some thread never reaches waits forever, and no GPU code can give it
+// up), names `file` to edit, and ends the program: the kernel cannot be stopped otherwise.
+inline constexpr int kHangSeconds = 30;
+void synchronize_or_stop(const std::string& step, const std::string& file);
+
 // ---- The CPU references (double precision) ------------------------------------------------------
 // Softmax of each row, with the course's policy for a row that is entirely -inf (all 0).
 std::vector<double> cpu_softmax(const std::vector<float>& input, long long rows, long long cols);

@@ -69,12 +69,13 @@ __device__ __forceinline__ Moments shuffle_xor(Moments value, int lane_mask) {
 
 // ---- Step 6: a barrier of the whole cluster that orders nothing by itself --------------------------
 // cg::this_cluster().sync() is barrier.cluster.arrive.release + barrier.cluster.wait.acquire:
-// the release makes every thread wait until all its earlier stores, to global memory too, are
-// visible to the cluster, which stalls a block that has just stored its part of the last row
-// (docs/notes/10-step6-cluster-and-norm-experiments.md measures what that costs). Only one value
-// needs ordering here: the pair one thread publishes. So that thread releases it (a fence at
-// cluster scope), and every thread meets the others at a relaxed barrier: the wait still acquires,
-// and the published pair is visible after it. Sources: PTX ISA, barrier.cluster and fence.
+// the release makes every thread wait until all its earlier memory accesses are performed for
+// the cluster, and that costs time (docs/notes/10-step6-cluster-and-norm-experiments.md). Before
+// the pairs are read, only one value needs ordering: the pair one thread publishes. So that
+// thread releases it (a fence at cluster scope), and every thread meets the others at a relaxed
+// barrier: the wait still acquires, and the published pair is visible after it. (After the
+// reads, every thread's reads must be complete before a block goes on: a full cluster.sync().)
+// Sources: PTX ISA, barrier.cluster and fence.
 __device__ __forceinline__ void release_to_cluster() {
 #if __CUDA_ARCH__ >= 900
   asm volatile("fence.acq_rel.cluster;" ::: "memory");

@@ -1,12 +1,16 @@
 // Host-side pieces shared by every implementation of chapter 10: the workspace, the argument
 // checks, and the CPU references in double precision.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "course/device_info.hpp"
 #include "course/random.hpp"
@@ -180,6 +184,27 @@ bool step_needs_a_rebuild(int step) {
 void require_gpu_for_step(int step) {
   const std::string why = why_step_cannot_run(step);
   if (!why.empty()) throw StepNeedsAnotherGpu(why);
+}
+
+void synchronize_or_stop(const std::string& step, const std::string& file) {
+  const char* sanitizer = std::getenv("COURSE_UNDER_SANITIZER");
+  const bool slow = sanitizer != nullptr && sanitizer[0] == '1';
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(kHangSeconds * (slow ? 10 : 1));
+  while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::fprintf(stderr,
+                   "\n%s: the kernel has not finished after %d s, and a GPU cannot give up a "
+                   "barrier: some thread waits for others that never arrive. Every thread of "
+                   "every block must reach each barrier (step 6: both cluster barriers, outside "
+                   "any if). The tests stop here.\n  Edit: %s\n",
+                   step.c_str(), kHangSeconds * (slow ? 10 : 1), file.c_str());
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  COURSE_CHECK(cudaDeviceSynchronize());  // the work's own error, if any
 }
 
 std::vector<double> cpu_softmax(const std::vector<float>& input, long long rows, long long cols) {

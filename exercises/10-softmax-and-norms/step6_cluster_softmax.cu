@@ -71,10 +71,11 @@ __global__ void __launch_bounds__(kMaxThreads, 1024 / kMaxThreads) cluster_row_k
     const RowOf<const float> in = row_of(input, r, cols);
     const RowOf<float> out = row_of(output, r, cols);
     float x[kSlots * W];
-    // TODO (step 6): load this thread's vectors of the block's slice (slot s: the slice's vector
-    //       s * blockDim.x + threadIdx.x; -inf where it is past the slice), reduce them to this
-    //       block's (max, sum) pair, get the row's pair from the whole cluster, and store every
-    //       vector of the slice as exp(x - the row's max) / the row's sum.
+    // TODO (step 6): load this thread's vectors of the block's slice into x, kSlots of them, as
+    //       step 3's block did with a whole row (the block's threads take consecutive vectors,
+    //       then the next blockDim.x; -inf past the slice), reduce them to this block's
+    //       (max, sum) pair, get the row's pair from the whole cluster, and store every vector of
+    //       the slice as exp(x - the row's max) / the row's sum.
   }
 #endif
 }
@@ -102,9 +103,12 @@ bool holds_clusters(Kernel kernel, int blocks, int threads) {
     config.attrs = &cluster;
     config.numAttrs = 1;
     int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+    const cudaError_t asked = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    if (asked == cudaErrorInvalidClusterSize || asked == cudaErrorInvalidValue) {
       (void)cudaGetLastError();  // a cluster size the GPU refuses: it holds none
       clusters = 0;
+    } else {
+      COURSE_CHECK(asked);  // any other error is this program's, not the GPU's limit
     }
     found = known.emplace(key, clusters > 0).first;
   }
@@ -154,8 +158,9 @@ void step6_cluster_softmax(const float* input, float* output, long long rows, lo
       return;
     }
   }
+  constexpr long long kMostBlockCols = 1024LL * kSliceSlots * kWidth<float>;  // 32K columns
   throw StepNeedsAnotherGpu("step 6 needs a cluster of " +
-                            std::to_string(course::ceil_div(cols, 32768LL)) +
+                            std::to_string(course::ceil_div(cols, kMostBlockCols)) +
                             " blocks of 1024 threads for rows of " + std::to_string(cols) +
                             " columns, more than this GPU holds; use step4_online_softmax");
 }

@@ -276,8 +276,9 @@ unsigned resident_grid(Kernel kernel, int threads, long long rows, int shared_by
 template <typename T, bool kLayerNorm, bool kWhole>
 void launch_norm_kernel(const T* input, T* output, const T* gamma, const T* beta, long long rows,
                         int cols, float epsilon) {
-  // 128 threads with 1, 2, 4 or 8 vectors each up to 8192 columns; beyond, 8 vectors per thread
-  // and as many threads as that takes (at most 512: 32768 columns).
+  // RMSNorm's whole rows up to 8K values: the ring (below). Otherwise 128 threads with 1, 2, 4 or
+  // 8 vectors each up to 8192 columns; beyond, 8 vectors per thread and as many threads as that
+  // takes (at most 512: 32768 columns).
   const int vectors = vectors_of<T>(cols);
   if (kWhole && !kLayerNorm && vectors <= kRingMaxVectors) {
     // 128 threads up to 4K values, 256 up to 8K, 1, 2 or 4 vectors each (measured shapes).
@@ -287,7 +288,8 @@ void launch_norm_kernel(const T* input, T* output, const T* gamma, const T* beta
         constexpr int slots = decltype(kSlots)::value;
         const auto kernel = norm_kernel<T, false, slots, threads, true, true>;
         constexpr int shared = kRingStages * slots * threads * static_cast<int>(sizeof(Vector<T>));
-        static const bool allowed = [&] {  // beyond 48 KiB only when asked for, once a kernel
+        // The largest ring (48 KiB) with the reduction's slots is more than a block gets unasked.
+        static const bool allowed = [&] {
           COURSE_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                             shared));
           return true;

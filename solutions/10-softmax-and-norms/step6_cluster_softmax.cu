@@ -46,7 +46,9 @@ __device__ inline Partial merge_across_cluster(Partial mine) {
   for (unsigned rank = 0; rank < cluster.num_blocks(); ++rank) {
     row = ready_made::merge_partials(row, *cluster.map_shared_rank(&published, rank));
   }
-  cluster_barrier();  // every block has read every pair before one is overwritten or freed
+  // Every block has read every pair before one is overwritten or freed: the arrive releases
+  // this thread's reads of the other blocks' memory (they are complete when it is passed).
+  cluster.sync();
   // END SOLUTION
 #endif
   return row;
@@ -81,10 +83,11 @@ __global__ void __launch_bounds__(kMaxThreads, 1024 / kMaxThreads) cluster_row_k
     const RowOf<float> out = row_of(output, r, cols);
     float x[kSlots * W];
     // BEGIN SOLUTION
-    // TODO (step 6): load this thread's vectors of the block's slice (slot s: the slice's vector
-    //       s * blockDim.x + threadIdx.x; -inf where it is past the slice), reduce them to this
-    //       block's (max, sum) pair, get the row's pair from the whole cluster, and store every
-    //       vector of the slice as exp(x - the row's max) / the row's sum.
+    // TODO (step 6): load this thread's vectors of the block's slice into x, kSlots of them, as
+    //       step 3's block did with a whole row (the block's threads take consecutive vectors,
+    //       then the next blockDim.x; -inf past the slice), reduce them to this block's
+    //       (max, sum) pair, get the row's pair from the whole cluster, and store every vector of
+    //       the slice as exp(x - the row's max) / the row's sum.
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
       const int v = first + s * blockDim.x + threadIdx.x;
@@ -140,9 +143,12 @@ bool holds_clusters(Kernel kernel, int blocks, int threads) {
     config.attrs = &cluster;
     config.numAttrs = 1;
     int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) {
+    const cudaError_t asked = cudaOccupancyMaxActiveClusters(&clusters, kernel, &config);
+    if (asked == cudaErrorInvalidClusterSize || asked == cudaErrorInvalidValue) {
       (void)cudaGetLastError();  // a cluster size the GPU refuses: it holds none
       clusters = 0;
+    } else {
+      COURSE_CHECK(asked);  // any other error is this program's, not the GPU's limit
     }
     found = known.emplace(key, clusters > 0).first;
   }
@@ -192,8 +198,9 @@ void step6_cluster_softmax(const float* input, float* output, long long rows, lo
       return;
     }
   }
+  constexpr long long kMostBlockCols = 1024LL * kSliceSlots * kWidth<float>;  // 32K columns
   throw StepNeedsAnotherGpu("step 6 needs a cluster of " +
-                            std::to_string(course::ceil_div(cols, 32768LL)) +
+                            std::to_string(course::ceil_div(cols, kMostBlockCols)) +
                             " blocks of 1024 threads for rows of " + std::to_string(cols) +
                             " columns, more than this GPU holds; use step4_online_softmax");
 }

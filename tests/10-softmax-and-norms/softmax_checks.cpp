@@ -24,9 +24,9 @@ std::uint64_t seed_of(long long rows, long long cols, int kind) {
          static_cast<std::uint64_t>(kind) + 1;
 }
 
-void run_and_wait(const std::function<void()>& run) {
+void run_and_wait(const StepUnderTest& step, const std::function<void()>& run) {
   run();
-  COURSE_CHECK(cudaDeviceSynchronize());
+  synchronize_or_stop(step.name, step.source_file);
 }
 
 std::string where(const StepUnderTest& step, long long rows, long long cols, const char* what) {
@@ -167,7 +167,7 @@ double softmax_relative_bound() {
   output.fill_bytes(course::kPoisonByte);
   Workspace workspace;
   workspace.poison_before_each_run(true);
-  run_and_wait([&] { softmax(device_input.data(), output.data(), rows, cols, workspace); });
+  run_and_wait(step, [&] { softmax(device_input.data(), output.data(), rows, cols, workspace); });
   const std::vector<float> got = output.to_host();
   const std::vector<double> expected = cpu_softmax(input, rows, cols);
   const double relative = softmax_relative_bound();
@@ -281,7 +281,7 @@ template <typename T>
   const course::GuardedBuffer<T> device_beta(to_elements<T>(b));
   course::GuardedBuffer<T> output(input.size());
   output.fill_bytes(course::kPoisonByte);
-  run_and_wait([&] {
+  run_and_wait(step, [&] {
     run(device_input.data(), output.data(), device_gamma.data(), device_beta.data(), rows, cols,
         kEpsilon);
   });
