@@ -53,7 +53,7 @@ void check_shape(const std::string& where, long long rows, long long cols, long 
                                 "at least 1");
   }
   if (cols > max_cols) {
-    const bool on_chip = max_cols == kMaxOnChipCols;
+    const bool on_chip = max_cols < kMaxCols;  // steps 2, 3 and 5 (one block), 6 (a cluster)
     throw std::invalid_argument(
         where + "cols = " + std::to_string(cols) + " is more than " + std::to_string(max_cols) +
         (on_chip ? ", the longest row this step holds on chip (in registers); use "

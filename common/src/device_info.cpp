@@ -55,17 +55,17 @@ int multiprocessor_count() {
   return count;
 }
 
-int resident_blocks_per_multiprocessor(const void* kernel, int block_size) {
+int resident_blocks_per_multiprocessor(const void* kernel, int block_size, int shared_bytes) {
   static std::mutex mutex;
-  static std::map<std::tuple<int, const void*, int>, int> known;
+  static std::map<std::tuple<int, const void*, int, int>, int> known;
   int device = 0;
   COURSE_CHECK(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> lock(mutex);
-  int& blocks = known[{device, kernel, block_size}];
+  int& blocks = known[{device, kernel, block_size, shared_bytes}];
   if (blocks == 0) {
     int per_multiprocessor = 0;
     COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_multiprocessor, kernel,
-                                                               block_size, 0));
+                                                               block_size, shared_bytes));
     blocks = std::max(1, per_multiprocessor);
   }
   return blocks;

@@ -18,10 +18,8 @@
 #include <cuda_pipeline.h>
 
 #include <cstdint>
-#include <map>
-#include <mutex>
-#include <tuple>
 
+#include "course/device_info.hpp"
 #include "softmax_and_norms.cuh"
 #include "softmax_and_norms_device.cuh"
 #include "softmax_and_norms_ready_made.cuh"
@@ -208,30 +206,14 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
 }
 
 // A grid of as many blocks of `kernel` as the GPU holds at once (at most one per row). The
-// occupancy query costs the host microseconds, which a short launch would wait for: it is asked
-// once per kernel, device and block size.
+// occupancy query costs the host microseconds, which a short launch would wait for: course::
+// remembers it per device, kernel, block size and shared memory.
 template <typename Kernel>
 unsigned resident_grid(Kernel kernel, int threads, long long rows, int shared_bytes = 0) {
-  static std::mutex mutex;
-  // (kernel, device, threads) -> blocks: one map serves every kernel of this signature
-  static std::map<std::tuple<const void*, int, int>, long long> resident_on;
-  int device = 0;
-  COURSE_CHECK(cudaGetDevice(&device));
-  long long resident = 0;
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(reinterpret_cast<const void*>(kernel), device, threads);
-    auto found = resident_on.find(key);
-    if (found == resident_on.end()) {
-      int per_sm = 0, sms = 0;
-      COURSE_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-      COURSE_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads,
-                                                                 shared_bytes));
-      found = resident_on.emplace(key,
-                                  static_cast<long long>(per_sm > 0 ? per_sm : 1) * sms).first;
-    }
-    resident = found->second;
-  }
+  const long long resident =
+      static_cast<long long>(course::resident_blocks_per_multiprocessor(
+          reinterpret_cast<const void*>(kernel), threads, shared_bytes)) *
+      course::multiprocessor_count();
   return static_cast<unsigned>(rows < resident ? rows : resident);
 }
 

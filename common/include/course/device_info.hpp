@@ -34,10 +34,11 @@ DeviceInfo query_device();
 // every call).
 int multiprocessor_count();
 
-// Blocks of `kernel` (launched with `block_size` threads and no dynamic shared memory) that one
-// multiprocessor of the current GPU runs at once, at least 1. Asked of the occupancy calculator
-// once per device, kernel and block size, then remembered: launchers ask on every call.
-int resident_blocks_per_multiprocessor(const void* kernel, int block_size);
+// Blocks of `kernel` (launched with `block_size` threads and `shared_bytes` of dynamic shared
+// memory) that one multiprocessor of the current GPU runs at once, at least 1. Asked of the
+// occupancy calculator once per device, kernel, block size and shared memory, then remembered:
+// launchers ask on every call.
+int resident_blocks_per_multiprocessor(const void* kernel, int block_size, int shared_bytes = 0);
 
 // The compute capability (major x 10 + minor) this build's kernels were compiled for (meson's
 // gpu_arch: sm_75 -> 75). A GPU of that capability or newer runs them (a newer one through the
