@@ -74,7 +74,8 @@ __device__ __forceinline__ Moments shuffle_xor(Moments value, int lane_mask) {
 // the pairs are read, only one value needs ordering: the pair one thread publishes. So that
 // thread releases it (a fence at cluster scope), and every thread meets the others at a relaxed
 // barrier: the wait still acquires, and the published pair is visible after it. (After the
-// reads, every thread's reads must be complete before a block goes on: a full cluster.sync().)
+// reads, every thread's reads must be complete before a block overwrites its pair or exits: an
+// arrive that releases, cg::this_cluster().barrier_arrive(), and a wait before either.)
 // Sources: PTX ISA, barrier.cluster and fence.
 __device__ __forceinline__ void release_to_cluster() {
 #if __CUDA_ARCH__ >= 900

@@ -8,11 +8,13 @@
 // others' shared memory (distributed shared memory). Each block holds its slice in registers
 // (step 3's vectors) and reduces it to one (max, sum) pair (step 4's rule); one thread publishes
 // the pair in the block's shared memory; after a barrier of the whole cluster every block reads
-// all the pairs and merges them, in the same order, so all get the row's max and sum; then each
-// normalizes its slice from its registers. The row is read once and written once: 2 words per
-// element where step 4 moves 3, for rows of up to kMaxClusterCols columns. And a slice is short
-// (kClusterSliceCols), so several blocks share an SM and one block's loads are in flight while
-// another reduces: step 3's single block per 32K-column row leaves its SM idle meanwhile.
+// all the pairs at once (one per lane) and merges them the same way, so all get the row's max
+// and sum; then each normalizes its slice from its registers, and waits at a second barrier of
+// the cluster (arrived at when its reads were done) before its pair may go. The row is read
+// once and written once: 2 words per element where step 4 moves 3, for rows of up to
+// kMaxClusterCols columns. And a slice is short (kClusterSliceCols), so several blocks share an
+// SM and one block's loads are in flight while another reduces: step 3's single block per
+// 32K-column row leaves its SM idle meanwhile.
 #include <algorithm>
 #include <climits>
 #include <map>
@@ -28,17 +30,20 @@
 namespace softmax_and_norms::exercise {
 
 // The row's (max, sum) pair, from `mine`, this block's pair: in every thread of every block of
-// the cluster, the same pair. Every thread of every block of the cluster calls it.
+// the cluster, the same pair. Every thread of every block of the cluster calls it. On return,
+// this thread has arrived at the cluster's barrier and not waited there: it must call
+// cg::this_cluster().barrier_wait() before this block publishes another pair or exits.
 __device__ inline Partial merge_across_cluster(Partial mine) {
   Partial row = mine;
 #if __CUDA_ARCH__ >= 900
   __shared__ Partial published;  // this block's pair, for the other blocks of the cluster to read
   // TODO (step 6): publish this block's pair in `published` (one thread writes it and releases
   //       it to the cluster), then merge the pairs of all the cluster's blocks, each read from
-  //       that block's `published`, in the same order in every thread (so that every block gets
-  //       the same row pair). No block may read a pair before its block has published it, and no
-  //       block may overwrite its pair (the next row) or leave (its shared memory is gone then)
-  //       while another block may still read it.
+  //       that block's `published`, the same way in every thread (so that every block gets the
+  //       same row pair). No block may read a pair before its block has published it. Then
+  //       arrive at the cluster's barrier, releasing your reads: no block may overwrite its pair
+  //       (the next row) or leave (its shared memory is gone then) while another may still read
+  //       it, and the kernel waits for that before it does either.
 #endif
   return row;
 }
@@ -74,8 +79,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1024 / kMaxThreads) cluster_row_k
     // TODO (step 6): load this thread's vectors of the block's slice into x, kSlots of them, as
     //       step 3's block did with a whole row (the block's threads take consecutive vectors,
     //       then the next blockDim.x; -inf past the slice), reduce them to this block's
-    //       (max, sum) pair, get the row's pair from the whole cluster, and store every vector of
-    //       the slice as exp(x - the row's max) / the row's sum.
+    //       (max, sum) pair, get the row's pair from the whole cluster, store every vector of
+    //       the slice as exp(x - the row's max) / the row's sum, and then wait at the cluster's
+    //       barrier that merge_across_cluster arrived at.
   }
 #endif
 }

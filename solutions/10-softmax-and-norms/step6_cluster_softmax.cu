@@ -4,11 +4,13 @@
 // others' shared memory (distributed shared memory). Each block holds its slice in registers
 // (step 3's vectors) and reduces it to one (max, sum) pair (step 4's rule); one thread publishes
 // the pair in the block's shared memory; after a barrier of the whole cluster every block reads
-// all the pairs and merges them, in the same order, so all get the row's max and sum; then each
-// normalizes its slice from its registers. The row is read once and written once: 2 words per
-// element where step 4 moves 3, for rows of up to kMaxClusterCols columns. And a slice is short
-// (kClusterSliceCols), so several blocks share an SM and one block's loads are in flight while
-// another reduces: step 3's single block per 32K-column row leaves its SM idle meanwhile.
+// all the pairs at once (one per lane) and merges them the same way, so all get the row's max
+// and sum; then each normalizes its slice from its registers, and waits at a second barrier of
+// the cluster (arrived at when its reads were done) before its pair may go. The row is read
+// once and written once: 2 words per element where step 4 moves 3, for rows of up to
+// kMaxClusterCols columns. And a slice is short (kClusterSliceCols), so several blocks share an
+// SM and one block's loads are in flight while another reduces: step 3's single block per
+// 32K-column row leaves its SM idle meanwhile.
 #include <algorithm>
 #include <climits>
 #include <map>
@@ -24,7 +26,9 @@
 namespace softmax_and_norms::solution {
 
 // The row's (max, sum) pair, from `mine`, this block's pair: in every thread of every block of
-// the cluster, the same pair. Every thread of every block of the cluster calls it.
+// the cluster, the same pair. Every thread of every block of the cluster calls it. On return,
+// this thread has arrived at the cluster's barrier and not waited there: it must call
+// cg::this_cluster().barrier_wait() before this block publishes another pair or exits.
 __device__ inline Partial merge_across_cluster(Partial mine) {
   Partial row = mine;
 #if __CUDA_ARCH__ >= 900
@@ -32,23 +36,30 @@ __device__ inline Partial merge_across_cluster(Partial mine) {
   // BEGIN SOLUTION
   // TODO (step 6): publish this block's pair in `published` (one thread writes it and releases
   //       it to the cluster), then merge the pairs of all the cluster's blocks, each read from
-  //       that block's `published`, in the same order in every thread (so that every block gets
-  //       the same row pair). No block may read a pair before its block has published it, and no
-  //       block may overwrite its pair (the next row) or leave (its shared memory is gone then)
-  //       while another block may still read it.
+  //       that block's `published`, the same way in every thread (so that every block gets the
+  //       same row pair). No block may read a pair before its block has published it. Then
+  //       arrive at the cluster's barrier, releasing your reads: no block may overwrite its pair
+  //       (the next row) or leave (its shared memory is gone then) while another may still read
+  //       it, and the kernel waits for that before it does either.
   const cg::cluster_group cluster = cg::this_cluster();
   if (threadIdx.x == 0) {
     published = mine;
     release_to_cluster();  // the pair is visible to the cluster before this thread arrives
   }
   cluster_barrier();  // every block's pair is published before any block reads one
-  row = {-INFINITY, 0.0f};
-  for (unsigned rank = 0; rank < cluster.num_blocks(); ++rank) {
-    row = ready_made::merge_partials(row, *cluster.map_shared_rank(&published, rank));
-  }
-  // Every block has read every pair before one is overwritten or freed: the arrive releases
-  // this thread's reads of the other blocks' memory (they are complete when it is passed).
-  cluster.sync();
+  // Each read crosses to another SM: issued one after another, 16 of them would cost 16 round
+  // trips. Lane i reads block i's pair (a cluster has at most 32 blocks), all lanes at once;
+  // the warp's butterfly merges them (merge_partials(a, b) equals merge_partials(b, a) to the
+  // bit, so every lane, warp and block ends with the same pair).
+  static_assert(kMaxClusterBlocks <= 32, "one lane per block of the cluster");
+  const unsigned lane = threadIdx.x % 32;
+  const Partial theirs = lane < cluster.num_blocks() ? *cluster.map_shared_rank(&published, lane)
+                                                     : Partial{-INFINITY, 0.0f};
+  row = ready_made::warp_reduce(
+      theirs, [](Partial a, Partial b) { return ready_made::merge_partials(a, b); });
+  // This thread's reads are done (the arrive releases them); the kernel waits before it
+  // publishes again or exits, after its stores: the slowest block is waited for then, not now.
+  cluster.barrier_arrive();
   // END SOLUTION
 #endif
   return row;
@@ -86,8 +97,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1024 / kMaxThreads) cluster_row_k
     // TODO (step 6): load this thread's vectors of the block's slice into x, kSlots of them, as
     //       step 3's block did with a whole row (the block's threads take consecutive vectors,
     //       then the next blockDim.x; -inf past the slice), reduce them to this block's
-    //       (max, sum) pair, get the row's pair from the whole cluster, and store every vector of
-    //       the slice as exp(x - the row's max) / the row's sum.
+    //       (max, sum) pair, get the row's pair from the whole cluster, store every vector of
+    //       the slice as exp(x - the row's max) / the row's sum, and then wait at the cluster's
+    //       barrier that merge_across_cluster arrived at.
 #pragma unroll
     for (int s = 0; s < kSlots; ++s) {
       const int v = first + s * blockDim.x + threadIdx.x;
@@ -115,6 +127,9 @@ __global__ void __launch_bounds__(kMaxThreads, 1024 / kMaxThreads) cluster_row_k
       for (int j = 0; j < W; ++j) x[s * W + j] *= rescale;
       if (v < end) ready_made::store_vector(out, v, x + s * W);
     }
+    // Every block has read this block's pair (merge_across_cluster arrived after its reads):
+    // only now may the pair be overwritten for the next row, or the block exit.
+    cg::this_cluster().barrier_wait();
     // END SOLUTION
   }
 #endif

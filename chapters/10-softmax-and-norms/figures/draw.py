@@ -136,9 +136,10 @@ def slice_cells(svg, x0, y, cw, ch):
 def cluster_row():
     cw, ch, x0 = 23, 20, 22
     span = SLICE_SLOTS * cw  # one block's column of the figure
-    svg = Svg(x0 + CLUSTER_BLOCKS * span + 22, 560,
+    svg = Svg(x0 + CLUSTER_BLOCKS * span + 22, 600,
               "Step 6: a row cut into slices, one per block of a cluster; each block publishes "
-              "its (max, sum) pair, every block reads all pairs between two cluster barriers")
+              "its (max, sum) pair, every block reads all pairs after a cluster barrier, arrives "
+              "at a second one, writes its slice, then waits there")
     svg.heading("Step 6: one row on chip across a thread block cluster (4 blocks drawn)")
     svg.left_aligned(x0, 44, "drawn: a row of 32K columns, 4 blocks of 256 threads, 8K columns "
                      "each; up to 16 blocks: rows up to 256K columns",
@@ -173,12 +174,13 @@ def cluster_row():
         svg.line(cx, bend, reader + (rank - 1) * 28, merge_top, arrow=True)
     for rank, cx in enumerate(centres):
         svg.cell(cx - span / 2 + 6, merge_top, span - 12, 40, "", fill=LIGHT)
-        svg.text(cx, merge_top + 16, "(m, s) = pairs 0, 1, 2, 3", size=11)
-        svg.text(cx, merge_top + 32, "merged by step 4's rule", size=11)
-    svg.text(x0, merge_top + 58, "arrows into block 1 only: every block does the same, in rank "
-             "order, through distributed shared memory,", size=11, anchor="start")
-    svg.text(x0, merge_top + 72, "so every block gets the same row pair (m, s)", size=11,
+        svg.text(cx, merge_top + 16, "lane i reads pair i;", size=11)
+        svg.text(cx, merge_top + 32, "the warp merges them", size=11)
+    svg.text(x0, merge_top + 58, "arrows into block 1 only: every warp of every block does the "
+             "same, all its reads at once, through distributed shared memory,", size=11,
              anchor="start")
+    svg.text(x0, merge_top + 72, "and merges by step 4's rule the same way, so every block gets "
+             "the same row pair (m, s)", size=11, anchor="start")
     barrier2 = merge_top + 86
     out_top = barrier2 + 36
     out_y = out_top + 52
@@ -191,10 +193,13 @@ def cluster_row():
                      "each block writes its slice of the output row, from its registers",
                      "the row is read once and written once: 2 words per element (step 4: 3)",
                      size=11, step=16)
+    barrier3 = out_y + ch + 52
     # The barriers last: the reads pass through the first one.
     for yb, label in ((barrier1, "cluster barrier: every pair published (the writer released it)"),
-                      (barrier2, "cluster barrier: no block overwrites its pair or exits while "
-                                 "another reads it")):
+                      (barrier2, "second cluster barrier, arrive: this thread's reads are done "
+                                 "(no wait yet)"),
+                      (barrier3, "second barrier, wait: no block overwrites its pair or exits "
+                                 "while another reads it")):
         svg.rect(x0 - 8, yb, CLUSTER_BLOCKS * span + 16, 22, fill=YELLOW, width=2)
         svg.text(x0 + CLUSTER_BLOCKS * span / 2, yb + 15, label, size=11, bold=True)
     return svg.render()
