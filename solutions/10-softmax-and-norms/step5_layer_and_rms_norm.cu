@@ -2,8 +2,8 @@
 // skeleton. A block per row at a time, the row held in registers (16-byte vectors of 8 FP16 or
 // BF16 values), one block reduction of the row's statistics, then each value normalized, scaled
 // by gamma (and shifted by beta) and stored in the input's type. Changed from softmax's block
-// per row: each block loops over rows and loads the next row while it reduces this one (the
-// kernel's comment says why).
+// per row, for RMSNorm: each block loops over rows and copies the next ones ahead into shared
+// memory while it reduces this one (the kernel's comment says why).
 // LayerNorm's statistics: the mean and the variance. Computed as E[x^2] - E[x]^2 in FP32 they
 // cancel catastrophically when the mean is large against the spread (README). Here each thread
 // computes the count, mean and M2 (sum of squared deviations) of its own values exactly as the
@@ -80,7 +80,9 @@ __device__ inline Moments merge_moments(Moments a, Moments b) {
   if (b.count == 0.0f) return a;
   if (a.count == 0.0f) return b;
   const float count = a.count + b.count;
-  const float share = b.count / count;  // b's share of the values
+  // b's share of the values. __fdividef: about 2 ulp, and no IEEE division's slow path (this
+  // merge runs at every level of the block's reduction; counts are at most 2^30).
+  const float share = __fdividef(b.count, count);
   const float delta = b.mean - a.mean;
   merged.mean = a.mean + delta * share;
   merged.m2 = a.m2 + b.m2 + delta * delta * a.count * share;
@@ -96,18 +98,23 @@ struct MergeMoments {
 };
 
 // The kernel's shape (measured on an H200, FP16 rows of 4K and 8K columns; BF16 rows are the same
-// bytes): 128 threads per row and up to 8 vectors per thread; a grid of as many blocks as the GPU
-// holds at once, each looping over rows; gamma and beta read once per block; and the next row's
-// loads issued before this row's statistics are reduced, so that a block's loads are in flight
-// while it reduces and stores (a row's reduction otherwise leaves the SM with nothing to load).
+// bytes; docs/notes/10-step6-cluster-and-norm-experiments.md): 128 threads per row and up to 8
+// vectors per thread; gamma and beta read with each row (from L1: every block reads the same).
+// LayerNorm: a block per row, and as many blocks per SM as the registers allow (8 at 4K
+// columns): while some reduce, others load. RMSNorm on whole rows of up to kRingMaxVectors
+// vectors: a grid of as many blocks as the GPU holds at once, each looping over rows and copying
+// the next ones ahead into a ring of kRingStages rows in shared memory (cp.async: each thread
+// copies, and later reads, its own vectors, so no barrier is needed). RMSNorm's reduction is one
+// float: a block per row leaves it short of bytes in flight, which the ring gives it; LayerNorm's
+// longer reduction gains nothing from the ring, and loses the blocks that a ring's shared memory
+// takes.
 constexpr int kNormThreads = 128;
 constexpr int kNormSlotsPerThread = 8;  // vectors per thread at most, at 128 threads (8K values)
-// RMSNorm on whole rows of up to kRingMaxVectors vectors: the next rows are copied ahead into a
-// ring of kRingStages rows in shared memory instead (cp.async: each thread copies, and later
-// reads, its own vectors, so no barrier is needed), and gamma is read through L1 with each row.
-// Its registers then hold one row, not two, and more blocks fit an SM: more bytes in flight,
-// which is what RMSNorm lacked. LayerNorm gains nothing from it: its statistics, not its loads,
-// limit it (docs/notes/10-step6-cluster-and-norm-experiments.md).
+// Blocks an SM must be able to hold, which bounds the registers the compiler may give a thread:
+// 128 threads with 8 vectors each took 127 registers (4 blocks an SM); bounded to 96, 5 blocks
+// fit, and LayerNorm's 8K-value rows went from 84% to 89% of the copy.
+template <int kSlots, int kThreads>
+inline constexpr int kNormMinBlocks = kSlots == 8 && kThreads == 128 ? 5 : 1;
 constexpr int kRingStages = 3;
 constexpr int kRingMaxVectors = 1024;  // 8K values: 256 threads x 4 vectors
 
@@ -125,16 +132,16 @@ __device__ void load_raw(const T* matrix, long long r, int cols, Vector<T> (&v)[
 }
 
 // y = (x - shift) * scale * gamma (+ beta): LayerNorm (shift = the mean, scale = 1 / sqrt(var +
-// eps)) or RMSNorm (shift = 0, scale = 1 / sqrt(mean of squares + eps)). Each block loops over
-// rows; each thread holds kSlots vectors (8 kSlots values) of the row. T: __half or
-// __nv_bfloat16, converted to float on load and back on store. kWhole: every row is whole
-// aligned 16-byte vectors (cols a multiple of 8, pointers aligned): raw loads, the next row
-// loaded ahead. Otherwise each vector goes through load_vector and store_vector, one row at a
-// time.
+// eps)) or RMSNorm (shift = 0, scale = 1 / sqrt(mean of squares + eps)). Block b takes rows b,
+// b + gridDim.x, ... (one row each when the grid has a block per row); each thread holds kSlots
+// vectors (8 kSlots values) of the row. T: __half or __nv_bfloat16, converted to float on load
+// and back on store. kWhole: every row is whole aligned 16-byte vectors (cols a multiple of 8,
+// pointers aligned): raw 16-byte loads and stores. Otherwise each vector goes through
+// load_vector and store_vector. kRing (whole rows only): the next rows copied ahead.
 template <typename T, bool kLayerNorm, int kSlots, int kThreads, bool kWhole, bool kRing = false>
-__global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* output, const T* gamma,
-                                                        const T* beta, long long rows, int cols,
-                                                        float epsilon) {
+__global__ void __launch_bounds__(kThreads, (kNormMinBlocks<kSlots, kThreads>))
+    norm_kernel(const T* input, T* output, const T* gamma, const T* beta, long long rows, int cols,
+                float epsilon) {
   static_assert(!kRing || kWhole, "the ring holds whole, aligned vectors");
   extern __shared__ __align__(16) unsigned char ring_bytes[];  // kRing: [stage][slot][thread]
   Vector<T>* const ring = reinterpret_cast<Vector<T>*>(ring_bytes);
@@ -155,16 +162,11 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
     __pipeline_commit();
   };
   const RowOf<const T> weight = row_of(gamma, 0, cols), bias = row_of(beta, 0, cols);
-  Vector<T> g[kSlots], b[kSlots], current[kSlots], next[kSlots];
   if constexpr (kRing) {
 #pragma unroll
     for (int i = 0; i < kRingStages - 1; ++i) {
       copy_ahead(blockIdx.x + static_cast<long long>(i) * gridDim.x, i);
     }
-  } else if constexpr (kWhole) {
-    load_raw<T, kSlots>(gamma, 0, cols, g);
-    if (kLayerNorm) load_raw<T, kSlots>(beta, 0, cols, b);
-    if (blockIdx.x < rows) load_raw<T, kSlots>(input, blockIdx.x, cols, current);
   }
   int stage = 0;  // kRing: the stage that holds row r
   for (long long r = blockIdx.x; r < rows; r += gridDim.x) {
@@ -182,9 +184,10 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
                  (stage + kRingStages - 1) % kRingStages);
       stage = (stage + 1) % kRingStages;
     } else if constexpr (kWhole) {
-      if (r + gridDim.x < rows) load_raw<T, kSlots>(input, r + gridDim.x, cols, next);
+      Vector<T> raw[kSlots];
+      load_raw<T, kSlots>(input, r, cols, raw);
 #pragma unroll
-      for (int s = 0; s < kSlots; ++s) unpack(current[s], x + s * W);
+      for (int s = 0; s < kSlots; ++s) unpack(raw[s], x + s * W);
     } else {
       const RowOf<const T> in = row_of(input, r, cols);
 #pragma unroll
@@ -214,14 +217,11 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
     for (int s = 0; s < kSlots; ++s) {
       const int k = s * blockDim.x + threadIdx.x;
       float gs[W], bs[W];
-      if constexpr (kRing) {
+      if constexpr (kWhole) {
         unpack(k < vectors ? reinterpret_cast<const Vector<T>*>(gamma)[k] : Vector<T>{}, gs);
         if (kLayerNorm) {
           unpack(k < vectors ? reinterpret_cast<const Vector<T>*>(beta)[k] : Vector<T>{}, bs);
         }
-      } else if constexpr (kWhole) {
-        unpack(g[s], gs);
-        if (kLayerNorm) unpack(b[s], bs);
       } else {
         ready_made::load_vector(weight, k, 0.0f, gs);
         if (kLayerNorm) ready_made::load_vector(bias, k, 0.0f, bs);
@@ -230,24 +230,20 @@ __global__ void __launch_bounds__(kThreads) norm_kernel(const T* input, T* outpu
       for (int j = 0; j < W; ++j) {
         x[s * W + j] = (x[s * W + j] - shift) * scale * gs[j] + (kLayerNorm ? bs[j] : 0.0f);
       }
-      if (kWhole && k < cols / W) {
+      if (kWhole && k < vectors) {
         store_streaming(reinterpret_cast<Vector<T>*>(out.data) + k, pack<T>(x + s * W));
       } else if (!kWhole) {
         ready_made::store_vector(out, k, x + s * W);
       }
     }
-    if constexpr (kWhole && !kRing) {
-#pragma unroll
-      for (int s = 0; s < kSlots; ++s) current[s] = next[s];
-    }
   }
 }
 
-// A grid of as many blocks of `kernel` as the GPU holds at once (at most one per row). The
+// The ring's grid: as many blocks of `kernel` as the GPU holds at once (at most one per row). The
 // occupancy query costs the host microseconds, which a short launch would wait for: course::
 // remembers it per device, kernel, block size and shared memory.
 template <typename Kernel>
-unsigned resident_grid(Kernel kernel, int threads, long long rows, int shared_bytes = 0) {
+unsigned resident_grid(Kernel kernel, int threads, long long rows, int shared_bytes) {
   const long long resident =
       static_cast<long long>(course::resident_blocks_per_multiprocessor(
           reinterpret_cast<const void*>(kernel), threads, shared_bytes)) *
@@ -258,9 +254,9 @@ unsigned resident_grid(Kernel kernel, int threads, long long rows, int shared_by
 template <typename T, bool kLayerNorm, bool kWhole>
 void launch_norm_kernel(const T* input, T* output, const T* gamma, const T* beta, long long rows,
                         int cols, float epsilon) {
-  // RMSNorm's whole rows up to 8K values: the ring (below). Otherwise 128 threads with 1, 2, 4 or
-  // 8 vectors each up to 8192 columns; beyond, 8 vectors per thread and as many threads as that
-  // takes (at most 512: 32768 columns).
+  // RMSNorm's whole rows up to 8K values: the ring (below). Otherwise a block per row: 128
+  // threads with 1, 2, 4 or 8 vectors each up to 8192 columns; beyond, 8 vectors per thread and
+  // as many threads as that takes (at most 512: 32768 columns).
   const int vectors = vectors_of<T>(cols);
   if (kWhole && !kLayerNorm && vectors <= kRingMaxVectors) {
     // 128 threads up to 4K values, 256 up to 8K, 1, 2 or 4 vectors each (measured shapes).
@@ -290,14 +286,14 @@ void launch_norm_kernel(const T* input, T* output, const T* gamma, const T* beta
     launch_with_at_least<1, 2, 4, 8>(course::ceil_div(vectors, kNormThreads), [&](auto kSlots) {
       const auto kernel =
           norm_kernel<T, kLayerNorm, decltype(kSlots)::value, kNormThreads, kWhole>;
-      kernel<<<resident_grid(kernel, kNormThreads, rows), kNormThreads>>>(
-          input, output, gamma, beta, rows, cols, epsilon);
+      kernel<<<static_cast<unsigned>(rows), kNormThreads>>>(input, output, gamma, beta, rows,
+                                                            cols, epsilon);
     });
   } else {
     const int threads = static_cast<int>(course::ceil_div(vectors, kNormSlotsPerThread * 32) * 32);
     const auto kernel = norm_kernel<T, kLayerNorm, kNormSlotsPerThread, 512, kWhole>;
-    kernel<<<resident_grid(kernel, threads, rows), threads>>>(input, output, gamma, beta, rows,
-                                                              cols, epsilon);
+    kernel<<<static_cast<unsigned>(rows), threads>>>(input, output, gamma, beta, rows, cols,
+                                                     epsilon);
   }
 }
 

@@ -290,9 +290,13 @@ template <typename T>
   const NormReference ref = cpu_norm(input, g, b, rows, cols, kEpsilon);
   // The rounding of the result to T (half an ulp: FP16 2^-11 relative, 2^-25 among subnormals;
   // BF16 2^-8 and 2^-134), the FP32 rounding of its arithmetic (a few 2^-24 of its terms), and
-  // the errors of the row's statistics: the shift (mean) and its scale carry at most L = 64
-  // roundings of 2^-24 of the row's size |mean| + 1 / scale (a thread's 32 values, then at most
-  // 10 merges), and enter multiplied by scale * |gamma|.
+  // the errors of the row's statistics: the shift (mean) and its scale carry about L = 64
+  // roundings of 2^-24 of the row's size |mean| + 1 / scale, and enter multiplied by scale *
+  // |gamma|. 64 is the worst case of a 4K-value row: a thread's sum of 32 values, then the 8
+  // merges of a block of 128 threads, a few roundings each (Chan's share b.count / n from
+  // __fdividef, within 2 ulp, moves the mean by share * delta). A thread of a longer row sums up
+  // to 64 values, whose rounding errors take both signs: they grow like the square root of their
+  // count in practice, not like the count (Higham, 2nd ed., 3.1).
   constexpr double u = 0x1.0p-24;
   std::vector<double> bound(ref.output.size());
   for (long long r = 0; r < rows; ++r) {
