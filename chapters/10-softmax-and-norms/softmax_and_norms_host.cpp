@@ -6,8 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
-#include <map>
-#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -139,24 +137,11 @@ std::string capability_text(int capability) {
   return std::to_string(capability / 10) + "." + std::to_string(capability % 10);
 }
 
-// The current GPU's name and compute capability, asked once per device: launchers ask on every
-// call, and cudaGetDeviceProperties costs the host far more than a short kernel runs.
-course::DeviceInfo current_gpu() {
-  static std::mutex mutex;
-  static std::map<int, course::DeviceInfo> known;
-  int device = 0;
-  COURSE_CHECK(cudaGetDevice(&device));
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto found = known.find(device);
-  if (found == known.end()) found = known.emplace(device, course::query_device()).first;
-  return found->second;
-}
-
 }  // namespace
 
 std::string why_step_cannot_run(int step) {
   if (step != 6) return "";
-  const course::DeviceInfo gpu = current_gpu();
+  const course::DeviceInfo& gpu = course::current_device();
   const int capability = gpu.compute_capability_major * 10 + gpu.compute_capability_minor;
   const std::string this_gpu = "this GPU, " + gpu.name + ", is " + capability_text(capability);
   if (capability < kClusterCapability) {
@@ -176,7 +161,7 @@ std::string why_step_cannot_run(int step) {
 
 bool step_needs_a_rebuild(int step) {
   if (step != 6) return false;
-  const course::DeviceInfo gpu = current_gpu();
+  const course::DeviceInfo& gpu = course::current_device();
   return gpu.compute_capability_major * 10 + gpu.compute_capability_minor >= kClusterCapability &&
          course::built_for_compute_capability() < kClusterCapability;
 }

@@ -42,18 +42,18 @@ DeviceInfo query_device() {
   return info;
 }
 
-int multiprocessor_count() {
+const DeviceInfo& current_device() {
   static std::mutex mutex;
-  static std::map<int, int> known;  // per device
+  static std::map<int, DeviceInfo> known;  // per device; a map's entries stay where they are
   int device = 0;
   COURSE_CHECK(cudaGetDevice(&device));
   const std::lock_guard<std::mutex> lock(mutex);
-  int& count = known[device];
-  if (count == 0) {
-    COURSE_CHECK(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device));
-  }
-  return count;
+  auto found = known.find(device);
+  if (found == known.end()) found = known.emplace(device, query_device()).first;
+  return found->second;
 }
+
+int multiprocessor_count() { return current_device().multiprocessor_count; }
 
 int resident_blocks_per_multiprocessor(const void* kernel, int block_size, int shared_bytes) {
   static std::mutex mutex;

@@ -30,8 +30,12 @@ double peak_dram_bandwidth_gb_per_s(int memory_clock_khz, int memory_bus_width_b
 // Attributes of the current device; throws NoGpuError when there is none.
 DeviceInfo query_device();
 
-// Multiprocessors of the current GPU, read once per device (for launchers that size grids on
-// every call).
+// The same, asked once per device and then remembered: launchers ask on every call, and
+// cudaGetDeviceProperties costs the host far more than a short kernel runs.
+const DeviceInfo& current_device();
+
+// Multiprocessors of the current GPU (current_device's, for launchers that size grids on every
+// call).
 int multiprocessor_count();
 
 // Blocks of `kernel` (launched with `block_size` threads and `shared_bytes` of dynamic shared
