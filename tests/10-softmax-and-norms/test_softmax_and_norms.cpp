@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -42,20 +43,32 @@ class Softmax : public ::testing::TestWithParam<Case> {
   }
   const StepFunction& function() const { return kSoftmaxSteps[std::get<1>(GetParam())]; }
   // Every shape of `shapes` that the step takes, each with the input of `kind`; stops at the
-  // first failure.
+  // first failure. A shape that the step's launcher refuses on this GPU (step 6: a row whose
+  // cluster this GPU cannot hold, though it runs clusters) is left out, with a note; when every
+  // shape is, the test skips as one that needs another GPU.
   void expect_matches(Values kind, const Shapes& shapes) const {
     const auto [impl, index] = GetParam();
     const SoftmaxFn softmax =
         impl == Implementation::solution ? solution_softmax(index) : exercise_softmax(index);
+    int checked = 0;
+    std::string refused;
     for (const auto& [rows, cols] : shapes) {
       if (cols > function().max_cols) continue;
-      const auto verdict = softmax_matches_cpu(under_test(impl, function()), softmax,
-                                               softmax_input(kind, rows, cols), rows, cols, kind);
-      if (!verdict) {
-        ADD_FAILURE() << verdict.message();
-        return;
+      try {
+        const auto verdict = softmax_matches_cpu(under_test(impl, function()), softmax,
+                                                 softmax_input(kind, rows, cols), rows, cols,
+                                                 kind);
+        if (!verdict) {
+          ADD_FAILURE() << verdict.message();
+          return;
+        }
+        ++checked;
+      } catch (const course::StepNeedsAnotherGpu& cannot) {
+        refused = cannot.what();
+        std::cout << "note: " << rows << " x " << cols << " left out: " << refused << "\n";
       }
     }
+    if (checked == 0 && !refused.empty()) COURSE_SKIP_ON_THIS_GPU(refused);
   }
 };
 
