@@ -48,15 +48,17 @@ __device__ inline Partial merge_across_cluster(Partial mine) {
   }
   cluster_barrier();  // every block's pair is published before any block reads one
   // Each read crosses to another SM: issued one after another, 16 of them would cost 16 round
-  // trips. Lane i reads block i's pair (a cluster has at most 32 blocks), all lanes at once;
-  // the warp's butterfly merges them (merge_partials(a, b) equals merge_partials(b, a) to the
-  // bit, so every lane, warp and block ends with the same pair).
+  // trips. Lane i reads block i's pair (a cluster has at most 32 blocks), all lanes at once,
+  // and the warp's butterfly merges them. Its lanes may end a last bit apart (the compiler fuses
+  // one of a merge's two products into an FMA, and which one follows the order of a and b): lane
+  // 0's pair, the same computation on the same pairs in every warp of every block, is the row's.
   static_assert(kMaxClusterBlocks <= 32, "one lane per block of the cluster");
   const unsigned lane = threadIdx.x % 32;
   const Partial theirs = lane < cluster.num_blocks() ? *cluster.map_shared_rank(&published, lane)
                                                      : Partial{-INFINITY, 0.0f};
-  row = ready_made::warp_reduce(
+  const Partial merged = ready_made::warp_reduce(
       theirs, [](Partial a, Partial b) { return ready_made::merge_partials(a, b); });
+  row = {__shfl_sync(kFullMask, merged.max, 0), __shfl_sync(kFullMask, merged.sum, 0)};
   // This thread's reads are done (the arrive releases them); the kernel waits before it
   // publishes again or exits, after its stores: the slowest block is waited for then, not now.
   cluster.barrier_arrive();
