@@ -100,7 +100,7 @@ struct MergeMoments {
 // The kernel's shape (measured on an H200, FP16 rows of 4K and 8K columns; BF16 rows are the same
 // bytes; docs/notes/10-step6-cluster-and-norm-experiments.md): 128 threads per row and up to 8
 // vectors per thread; gamma and beta read with each row (from L1: every block reads the same).
-// LayerNorm: a block per row, and as many blocks per SM as the registers allow (8 at 4K
+// LayerNorm: a block per row, and as many blocks per SM as the registers allow (7 at 4K
 // columns): while some reduce, others load. RMSNorm on whole rows of up to kRingMaxVectors
 // vectors: a grid of as many blocks as the GPU holds at once, each looping over rows and copying
 // the next ones ahead into a ring of kRingStages rows in shared memory (cp.async: each thread
@@ -111,10 +111,11 @@ struct MergeMoments {
 constexpr int kNormThreads = 128;
 constexpr int kNormSlotsPerThread = 8;  // vectors per thread at most, at 128 threads (8K values)
 // Blocks an SM must be able to hold, which bounds the registers the compiler may give a thread:
-// 128 threads with 8 vectors each took 127 registers (4 blocks an SM); bounded to 96, 5 blocks
-// fit, and LayerNorm's 8K-value rows went from 84% to 89% of the copy.
-template <int kSlots, int kThreads>
-inline constexpr int kNormMinBlocks = kSlots == 8 && kThreads == 128 ? 5 : 1;
+// LayerNorm's whole rows of 8K values (128 threads, 8 vectors each) took 127 registers (4 blocks
+// an SM); bounded to 96, 5 blocks fit, and they went from 84% to 89% of the copy (the same
+// build otherwise, one run). Other kernels keep what the compiler chooses.
+template <bool kWholeLayerNorm, int kSlots, int kThreads>
+inline constexpr int kNormMinBlocks = kWholeLayerNorm && kSlots == 8 && kThreads == 128 ? 5 : 1;
 constexpr int kRingStages = 3;
 constexpr int kRingMaxVectors = 1024;  // 8K values: 256 threads x 4 vectors
 
@@ -139,7 +140,8 @@ __device__ void load_raw(const T* matrix, long long r, int cols, Vector<T> (&v)[
 // pointers aligned): raw 16-byte loads and stores. Otherwise each vector goes through
 // load_vector and store_vector. kRing (whole rows only): the next rows copied ahead.
 template <typename T, bool kLayerNorm, int kSlots, int kThreads, bool kWhole, bool kRing = false>
-__global__ void __launch_bounds__(kThreads, (kNormMinBlocks<kSlots, kThreads>))
+__global__ void __launch_bounds__(kThreads,
+                                  (kNormMinBlocks<kWhole && kLayerNorm, kSlots, kThreads>))
     norm_kernel(const T* input, T* output, const T* gamma, const T* beta, long long rows, int cols,
                 float epsilon) {
   static_assert(!kRing || kWhole, "the ring holds whole, aligned vectors");
