@@ -17,7 +17,8 @@
 namespace softmax_and_norms::exercise {
 
 // op(...) of `value` over the 32 lanes of the warp, in every lane. Every lane of the warp calls
-// it. `op` is associative and commutative (Max, Sum, and the merges of steps 4 and 5).
+// it. `op` is associative and commutative (Max, Sum, and the merges of steps 4 and 5; the merges
+// only up to rounding, so after them the lanes may hold results a last bit apart: step 6).
 template <typename T, typename Op>
 __device__ T warp_reduce(T value, Op op) {
   // TODO (step 2): combine the 32 lanes' values so that every lane ends with the result: in

@@ -290,18 +290,15 @@ template <typename T>
   const NormReference ref = cpu_norm(input, g, b, rows, cols, kEpsilon);
   // The rounding of the result to T (half an ulp: FP16 2^-11 relative, 2^-25 among subnormals;
   // BF16 2^-8 and 2^-134), the FP32 rounding of its arithmetic (a few 2^-24 of its terms), and
-  // the errors of the row's statistics: the shift (mean) and its scale carry about L = 64
+  // the errors of the row's statistics: the shift (mean) and its scale carry at most L
   // roundings of 2^-24 of the row's size |mean| + 1 / scale, and enter multiplied by scale *
-  // |gamma|. 64 is the worst case of a 4K-value row: a thread's sum of 32 values, then the 8
-  // merges of a block of 128 threads, a few roundings each (Chan's share b.count / n from
-  // __fdividef, within 2 ulp, moves the mean by share * delta). A thread of a longer row sums up
-  // to 64 values, whose rounding errors take both signs: they grow like the square root of their
-  // count in practice, not like the count (Higham, 2nd ed., 3.1).
+  // |gamma|. L = 64 for rows of up to 4K values, 144 beyond (README, "The error bound").
   constexpr double u = 0x1.0p-24;
+  const double roundings = cols <= 4096 ? 64 : 144;
   std::vector<double> bound(ref.output.size());
   for (long long r = 0; r < rows; ++r) {
     const double shift = ref.shift[r], scale = ref.scale[r];
-    const double statistics = (std::fabs(shift) + 1.0 / scale) * 64 * u * scale;
+    const double statistics = (std::fabs(shift) + 1.0 / scale) * roundings * u * scale;
     for (long long c = 0; c < cols; ++c) {
       const long long i = r * cols + c;
       const double y = ref.output[i];
