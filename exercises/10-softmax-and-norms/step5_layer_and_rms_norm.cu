@@ -70,10 +70,9 @@ struct MergeMoments {
 // columns): while some reduce, others load. RMSNorm on whole rows of up to kRingMaxVectors
 // vectors: a grid of as many blocks as the GPU holds at once, each looping over rows and copying
 // the next ones ahead into a ring of kRingStages rows in shared memory (cp.async: each thread
-// copies, and later reads, its own vectors, so no barrier is needed). RMSNorm's reduction is one
-// float: a block per row leaves it short of bytes in flight, which the ring gives it; LayerNorm's
-// longer reduction gains nothing from the ring, and loses the blocks that a ring's shared memory
-// takes.
+// copies, and later reads, its own vectors, so no barrier is needed). Measured: RMSNorm 90% of
+// the copy with the ring, 84% with its next row held in registers instead; LayerNorm with the
+// same ring 80-85%, a block per row (as shipped) 87-90%.
 constexpr int kNormThreads = 128;
 constexpr int kNormSlotsPerThread = 8;  // vectors per thread at most, at 128 threads (8K values)
 // Blocks an SM must be able to hold, which bounds the registers the compiler may give a thread:
