@@ -2,7 +2,8 @@
 // FlashAttention-2 forward pass on mma.sync.m16n8k16, standalone, to be checked on a GPU before
 // it is cut into the chapter's shape. Nothing here has run yet.
 //
-//   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo 11-flash-forward-prototype.cu -o flash_forward
+//   nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo 11-flash-forward-prototype.cu -lcublas \
+//        -o flash_forward
 //   ./flash_forward [batch heads tokens head_dim causal]      (no arguments: the checks, then
 //                                                             FlashAttention-3's sizes, timed)
 //
@@ -14,9 +15,13 @@
 // scale carries log2(e)), P converted to FP16 in registers and used as the A fragments of P V
 // (the accumulator layout of two neighbouring m16n8 tiles is the A layout of one m16n8k16),
 // V's B fragments through ldmatrix.trans.
+// Beside it, step 1's unfused baseline ("0 stages" in the output): S = Q K^T and O = P V as
+// cuBLAS strided-batched GEMMs (FP16 in, FP32 accumulation; S in FP32), and a row softmax between
+// them that writes P in FP16; the N x N matrices go through memory.
 // Left for later (performance, not results): Q's tile is not used after the first K/V tile and
 // could share a K/V stage (87 KB of shared memory at d = 128 with two stages: one block per SM of
 // an A100); the output is stored 16 bytes per row and instruction, half of each 32-byte sector.
+#include <cublas_v2.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -287,6 +292,89 @@ void launch(const __half* q, const __half* k, const __half* v, __half* o, int ba
   CHECK(cudaGetLastError());
 }
 
+#define CHECK_CUBLAS(call)                                                                 \
+  do {                                                                                     \
+    const cublasStatus_t status_ = (call);                                                 \
+    if (status_ != CUBLAS_STATUS_SUCCESS) {                                                \
+      std::fprintf(stderr, "%s:%d: %s: cuBLAS status %d\n", __FILE__, __LINE__, #call,     \
+                   static_cast<int>(status_));                                             \
+      std::exit(1);                                                                        \
+    }                                                                                      \
+  } while (0)
+
+// Step 1's softmax: one block per row of S (FP32), scaled by `scale`, (causal) columns after the
+// row masked; P written in FP16. Three passes over the row (max, sum, write): a baseline.
+__global__ void softmax_rows(const float* S, __half* P, int n, float scale, bool causal) {
+  __shared__ float partial[32];
+  const long long row = blockIdx.x;
+  const int query = static_cast<int>(row % n);
+  const float* s = S + row * n;
+  __half* p = P + row * n;
+  const int end = causal ? query + 1 : n;
+  const auto block_reduce = [&](float value, bool is_max) {
+    for (int d = 16; d > 0; d /= 2) {
+      const float other = __shfl_xor_sync(0xffffffffu, value, d);
+      value = is_max ? fmaxf(value, other) : value + other;
+    }
+    if (threadIdx.x % 32 == 0) partial[threadIdx.x / 32] = value;
+    __syncthreads();
+    value = partial[0];
+    for (int w = 1; w < static_cast<int>(blockDim.x / 32); ++w) {
+      value = is_max ? fmaxf(value, partial[w]) : value + partial[w];
+    }
+    __syncthreads();
+    return value;
+  };
+  float max = -INFINITY;
+  for (int c = threadIdx.x; c < end; c += blockDim.x) max = fmaxf(max, s[c] * scale);
+  max = block_reduce(max, true);
+  float sum = 0.0f;
+  for (int c = threadIdx.x; c < end; c += blockDim.x) sum += __expf(s[c] * scale - max);
+  const float inverse = 1.0f / block_reduce(sum, false);  // end >= 1: the sum is at least 1
+  for (int c = threadIdx.x; c < n; c += blockDim.x) {
+    p[c] = __float2half_rn(c < end ? __expf(s[c] * scale - max) * inverse : 0.0f);
+  }
+}
+
+// Step 1 for every (batch, head): per batch, S for all heads in one strided-batched GEMM, the
+// softmax, then O for all heads in another. S and P are kept from call to call.
+void unfused(const __half* q, const __half* k, const __half* v, __half* o, int batch, int heads,
+             int tokens, int d, bool causal) {
+  static cublasHandle_t handle = nullptr;
+  static float* S = nullptr;
+  static __half* P = nullptr;
+  static long long held = 0;
+  if (handle == nullptr) CHECK_CUBLAS(cublasCreate(&handle));
+  const long long n = tokens, square = n * n, elements = square * heads;
+  if (elements > held) {
+    CHECK(cudaFree(S));
+    CHECK(cudaFree(P));
+    CHECK(cudaMalloc(&S, elements * sizeof(float)));
+    CHECK(cudaMalloc(&P, elements * sizeof(__half)));
+    held = elements;
+  }
+  const float one = 1.0f, zero = 0.0f;
+  const long long row = static_cast<long long>(heads) * d;  // elements between tokens
+  for (int b = 0; b < batch; ++b) {
+    const long long at = b * n * row;
+    // Column-major view: Q and K are d x n (ld = heads d); S^T = K^T Q is n x n, stored as
+    // row-major S.
+    CHECK_CUBLAS(cublasGemmStridedBatchedEx(
+        handle, CUBLAS_OP_T, CUBLAS_OP_N, tokens, tokens, d, &one, k + at, CUDA_R_16F,
+        static_cast<int>(row), d, q + at, CUDA_R_16F, static_cast<int>(row), d, &zero, S,
+        CUDA_R_32F, tokens, square, heads, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+    softmax_rows<<<static_cast<unsigned>(n * heads), 256>>>(
+        S, P, tokens, static_cast<float>(1.0 / std::sqrt(static_cast<double>(d))), causal);
+    CHECK(cudaGetLastError());
+    // O (d x n, column-major, ld = heads d) = V (d x n) P^T, P^T being row-major P seen
+    // column-major.
+    CHECK_CUBLAS(cublasGemmStridedBatchedEx(
+        handle, CUBLAS_OP_N, CUBLAS_OP_N, d, tokens, tokens, &one, v + at, CUDA_R_16F,
+        static_cast<int>(row), d, P, CUDA_R_16F, tokens, square, &zero, o + at, CUDA_R_16F,
+        static_cast<int>(row), d, heads, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  }
+}
+
 using Launch = void (*)(const __half*, const __half*, const __half*, __half*, int, int, int);
 Launch pick(int d, bool causal, int stages) {
   if (d == 64) {
@@ -348,8 +436,14 @@ Result run(int batch, int heads, int tokens, int d, bool causal, int stages, dou
   CHECK(cudaMemcpy(dk, k.data(), count * 2, cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(dv, v.data(), count * 2, cudaMemcpyHostToDevice));
   CHECK(cudaMemset(dout, 0xFF, count * 2));  // NaN: a row never written shows
-  const Launch kernel = pick(d, causal, stages);
-  kernel(dq, dk, dv, dout, batch, heads, tokens);
+  const auto call = [&] {  // stages 0: step 1, unfused
+    if (stages == 0) {
+      unfused(dq, dk, dv, dout, batch, heads, tokens, d, causal);
+    } else {
+      pick(d, causal, stages)(dq, dk, dv, dout, batch, heads, tokens);
+    }
+  };
+  call();
   CHECK(cudaDeviceSynchronize());
   std::vector<__half> out(count);
   CHECK(cudaMemcpy(out.data(), dout, count * 2, cudaMemcpyDeviceToHost));
@@ -386,7 +480,7 @@ Result run(int batch, int heads, int tokens, int d, bool causal, int stages, dou
     CHECK(cudaEventCreate(&stop));
     constexpr int kRepeats = 20;
     CHECK(cudaEventRecord(start));
-    for (int i = 0; i < kRepeats; ++i) kernel(dq, dk, dv, dout, batch, heads, tokens);
+    for (int i = 0; i < kRepeats; ++i) call();
     CHECK(cudaEventRecord(stop));
     CHECK(cudaEventSynchronize(stop));
     float ms = 0.0f;
@@ -418,14 +512,16 @@ int main(int argc, char** argv) {
       return 2;
     }
     int failures = 0;
-    for (int stages : {1, 2}) failures += !run(batch, heads, tokens, d, causal, stages, 1.0, 16, true).ok;
+    for (int stages : {0, 1, 2}) {
+      failures += !run(batch, heads, tokens, d, causal, stages, 1.0, 16, true).ok;
+    }
     return failures == 0 ? 0 : 1;
   }
   int failures = 0;
-  std::printf("checks (FP64 reference, every row of 3 (batch, head) pairs):\n");
+  std::printf("checks (FP64 reference, every row of every (batch, head)):\n");
   for (int d : {64, 128}) {
     for (bool causal : {false, true}) {
-      for (int stages : {1, 2}) {
+      for (int stages : {0, 1, 2}) {
         for (int tokens : {1, 2, 15, 16, 17, 63, 64, 65, 127, 129, 300}) {
           for (double value_scale : {1.0, 300.0}) {  // 300: logits past 88, where exp overflows FP32
             const Result r = run(2, 3, tokens, d, causal, stages, value_scale, 0, false);
@@ -445,7 +541,7 @@ int main(int argc, char** argv) {
   for (int d : {64, 128}) {
     for (bool causal : {false, true}) {
       for (int tokens : {1024, 4096, 16384}) {
-        for (int stages : {1, 2}) {
+        for (int stages : {0, 1, 2}) {
           run(16384 / tokens, 2048 / d, tokens, d, causal, stages, 1.0, 8, true);
         }
       }
