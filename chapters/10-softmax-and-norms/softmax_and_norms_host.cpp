@@ -12,6 +12,7 @@
 
 #include "course/device_info.hpp"
 #include "course/random.hpp"
+#include "course/testing.hpp"
 #include "softmax_and_norms.cuh"
 
 namespace softmax_and_norms {
@@ -172,8 +173,7 @@ void require_gpu_for_step(int step) {
 }
 
 void synchronize_or_stop(const std::string& step, const std::string& file) {
-  const char* sanitizer = std::getenv("COURSE_UNDER_SANITIZER");
-  const bool slow = sanitizer != nullptr && sanitizer[0] == '1';
+  const bool slow = course::under_sanitizer();  // instrumented kernels are 10-100x slower
   const auto deadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(kHangSeconds * (slow ? 10 : 1));
   while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {

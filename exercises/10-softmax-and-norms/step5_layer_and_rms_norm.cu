@@ -66,8 +66,8 @@ struct MergeMoments {
 // The kernel's shape (measured on an H200, FP16 rows of 4K and 8K columns; BF16 rows are the same
 // bytes; docs/notes/10-step6-cluster-and-norm-experiments.md): 128 threads per row and up to 8
 // vectors per thread; gamma and beta read with each row (from L1: every block reads the same).
-// LayerNorm: a block per row, and as many blocks per SM as the registers allow (7 at 4K
-// columns): while some reduce, others load. RMSNorm on whole rows of up to kRingMaxVectors
+// LayerNorm: a block per row, and as many blocks per SM as the registers allow (README,
+// step 5): while some reduce, others load. RMSNorm on whole rows of up to kRingMaxVectors
 // vectors: a grid of as many blocks as the GPU holds at once, each looping over rows and copying
 // the next ones ahead into a ring of kRingStages rows in shared memory (cp.async: each thread
 // copies, and later reads, its own vectors, so no barrier is needed). Measured: RMSNorm 90% of
