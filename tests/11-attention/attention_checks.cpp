@@ -1,0 +1,186 @@
+#include "attention_checks.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+
+#include "course/device_buffer.hpp"
+#include "course/errors.hpp"
+
+namespace attention::testing {
+
+namespace {
+
+// Seeded uniform values in [-scale, scale), each rounded to the nearest FP16 (and kept as that
+// float): the GPU and the reference see the very same numbers.
+std::vector<float> halves(std::size_t n, double scale, std::uint64_t state) {
+  std::vector<float> out(n);
+  for (float& value : out) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double unit = static_cast<double>(state >> 11) * 0x1.0p-53;  // [0, 1)
+    value = __half2float(__float2half_rn(static_cast<float>((2.0 * unit - 1.0) * scale)));
+  }
+  return out;
+}
+
+std::vector<__half> to_halves(const std::vector<float>& values) {
+  std::vector<__half> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = __float2half_rn(values[i]);
+  return out;
+}
+
+// The query rows checked in each (batch, head): all of them when the whole shape is cheap on
+// the CPU, else the first three, the last three, every row around a multiple of 64 or 128 up
+// to 512 and a spread of others.
+std::vector<int> rows_to_check(const Shape& shape) {
+  const double work = 2.0 * shape.batch * shape.heads * static_cast<double>(shape.tokens) *
+                      shape.tokens * shape.head_dim;
+  std::vector<int> rows;
+  if (work <= 4e8) {
+    for (int i = 0; i < shape.tokens; ++i) rows.push_back(i);
+    return rows;
+  }
+  for (int i = 0; i < 3; ++i) rows.push_back(i), rows.push_back(shape.tokens - 1 - i);
+  for (int edge = 64; edge <= 512; edge += 64) rows.push_back(edge - 1), rows.push_back(edge);
+  for (int i = 1; i < 16; ++i) rows.push_back(static_cast<int>(static_cast<long long>(i) * 7919 % shape.tokens));
+  std::vector<int> kept;
+  for (int row : rows) {
+    if (row >= 0 && row < shape.tokens) kept.push_back(row);
+  }
+  std::sort(kept.begin(), kept.end());
+  kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+  return kept;
+}
+
+struct Mismatch {
+  int b, h, row, dim;
+  double expected, got;
+};
+
+}  // namespace
+
+std::string describe(const Shape& shape) {
+  std::ostringstream text;
+  text << "batch " << shape.batch << ", heads " << shape.heads << ", tokens " << shape.tokens
+       << ", head_dim " << shape.head_dim << (shape.causal ? ", causal" : "");
+  return text.str();
+}
+
+Inputs make_inputs(const Shape& shape, double q_scale) {
+  const std::size_t n = static_cast<std::size_t>(shape.elements());
+  const std::uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (static_cast<std::uint64_t>(shape.tokens) << 20) ^
+                             (static_cast<std::uint64_t>(shape.head_dim) << 8) ^
+                             static_cast<std::uint64_t>(shape.heads * 31 + shape.batch);
+  return {halves(n, q_scale, seed + 1), halves(n, 1.0, seed + 2), halves(n, 1.0, seed + 3)};
+}
+
+// Every value of O is sum_j p_j v_j with |v_j| <= 1. P is rounded to FP16 before it multiplies V
+// (steps 2 and 3 round the unnormalized exponentials, step 1 the probabilities): 2^-11 of each
+// term, 2^-11 in all. O is rounded to FP16 once: 2^-11 of |o| <= 1. The exponentials (ex2.approx,
+// __expf) and the FP32 sums of the numerator and of the row sum: below 2^-12 in all for rows of up
+// to a few thousand keys, on both, so 2^-11 for the quotient. The scores themselves are FP32 dot
+// products of FP16 values: at most d 2^-24 of sum |q k|, about 1e-4 in the tests with |q| <= 1, the
+// last 2^-11 of margin. 4 x 2^-11 = 2^-9 in all; a missing rescale, a lost term or a misplaced
+// fragment is off by far more.
+double error_bound() { return std::ldexp(1.0, -9); }
+
+::testing::AssertionResult matches_cpu(const StepUnderTest& step, AttentionFn function,
+                                       const Shape& shape, const Inputs& inputs,
+                                       Workspace& workspace) {
+  const std::size_t n = static_cast<std::size_t>(shape.elements());
+  course::DeviceBuffer<__half> q(n), k(n), v(n), o(n);
+  q.copy_from_host(to_halves(inputs.q));
+  k.copy_from_host(to_halves(inputs.k));
+  v.copy_from_host(to_halves(inputs.v));
+  o.fill_bytes(0xFF);  // NaN: a value never written shows
+  workspace.poison_before_each_run(true);
+  const std::string where = step.name + " (" + describe(shape) + "): ";
+  try {
+    function(q.data(), k.data(), v.data(), o.data(), shape, workspace);
+    COURSE_CHECK(cudaDeviceSynchronize());
+  } catch (const course::StepNeedsAnotherGpu&) {
+    throw;
+  } catch (const std::exception& error) {
+    return ::testing::AssertionFailure() << where << "threw " << error.what()
+                                         << "\n  edit " << step.source_file;
+  }
+  const std::vector<__half> got_halves = o.to_host();
+
+  const std::vector<int> rows = rows_to_check(shape);
+  const double bound = error_bound();
+  long long checked = 0, wrong = 0, unwritten = 0, wrong_tail = 0, wrong_diagonal = 0;
+  bool every_row_a_constant_multiple = true;  // got = c x expected, with c != 1, row by row
+  std::vector<Mismatch> first;
+  double worst = 0.0;
+  for (int b = 0; b < shape.batch; ++b) {
+    for (int h = 0; h < shape.heads; ++h) {
+      const std::vector<double> expected =
+          cpu_attention_rows(inputs.q, inputs.k, inputs.v, shape, b, h, rows);
+      for (std::size_t r = 0; r < rows.size(); ++r) {
+        bool row_wrong = false;
+        double ratio = std::nan("");
+        bool same_ratio = true;
+        for (int c = 0; c < shape.head_dim; ++c) {
+          const std::size_t at =
+              ((static_cast<std::size_t>(b) * shape.tokens + rows[r]) * shape.heads + h) *
+                  shape.head_dim + c;
+          const double got = __half2float(got_halves[at]);
+          const double want = expected[r * shape.head_dim + c];
+          const double error = std::fabs(got - want);
+          ++checked;
+          if (std::fabs(want) > 1e-2) {
+            const double this_ratio = got / want;
+            if (std::isnan(ratio)) ratio = this_ratio;
+            else if (!(std::fabs(this_ratio - ratio) <= 1e-2 * std::fabs(ratio))) same_ratio = false;
+          }
+          if (error <= bound) continue;
+          row_wrong = true;
+          ++wrong;
+          if (std::isnan(got)) ++unwritten;
+          worst = std::isnan(error) ? INFINITY : std::max(worst, error);
+          if (first.size() < 5) first.push_back({b, h, rows[r], c, want, got});
+        }
+        if (row_wrong) {
+          if (rows[r] >= shape.tokens / 64 * 64) ++wrong_tail;
+          if (shape.causal) ++wrong_diagonal;
+          if (!same_ratio || std::isnan(ratio) || std::fabs(ratio - 1.0) < 1e-2) {
+            every_row_a_constant_multiple = false;
+          }
+        }
+      }
+    }
+  }
+  if (wrong == 0) return ::testing::AssertionSuccess();
+
+  std::ostringstream text;
+  text << where << wrong << " of " << checked << " checked values of O differ from the CPU's "
+       << "by more than " << bound << " (the largest by " << worst << ")";
+  if (unwritten > 0) text << "; " << unwritten << " are NaN";
+  text << ". First ones as (batch, head, token, dim): expected, got:";
+  for (const Mismatch& m : first) {
+    text << "\n  (" << m.b << ", " << m.h << ", " << m.row << ", " << m.dim << "): " << m.expected
+         << ", " << m.got;
+  }
+  text << "\n  ";
+  if (unwritten == wrong) {
+    text << "Every wrong value is NaN: O was never written there (the output poisoned before the "
+            "call shows through), or a row's sum was 0 or NaN when O was divided by it.";
+  } else if (every_row_a_constant_multiple) {
+    text << "Each wrong row is the right row times a factor of its own: the output's "
+            "normalization (the division by the row's sum, or the rescale of the accumulated "
+            "output when the row's max grows).";
+  } else if (wrong_tail > 0 && wrong_tail * 4 >= wrong) {
+    text << "Most wrong rows lie in the last partial tile of 64 tokens: the tail. Keys past the "
+            "sequence must not count (a score of -inf, not 0), and rows past it are not stored.";
+  } else if (shape.causal) {
+    text << "This shape is causal: row i must see keys 0 to i, exactly.";
+  } else {
+    text << "Compare a wrong row with the expected one: all wrong by a similar amount points at "
+            "the scale or the max, scattered columns at a fragment's layout.";
+  }
+  text << "\n  edit " << step.source_file;
+  return ::testing::AssertionFailure() << text.str();
+}
+
+}  // namespace attention::testing
