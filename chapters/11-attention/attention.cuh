@@ -39,9 +39,10 @@ inline constexpr long long kMaxHeads = 65535;
 // head): the N x N matrices of every head at once would need 6 N^2 heads bytes.
 inline constexpr std::size_t kUnfusedBudgetBytes = std::size_t{1} << 30;
 
-// Steps 2 and 3: a block takes kBlockQueries query rows of one (batch, head) and walks the keys
-// in tiles of kTileKeys. Step 2: 4 warps of 16 rows; step 3: 4 warps of 32 rows (two 16-row
-// tiles per warp share every K and V fragment), K and V tiles in kStages buffers.
+// Steps 2 and 3: a block takes 16 x RowTiles x Warps query rows of one (batch, head) and walks
+// the keys in tiles of kTileKeys. Step 2: 4 warps of 16 rows (64 per block); step 3: 4 warps of
+// 32 rows (two 16-row tiles per warp share every K and V fragment; 128 per block), its K and V
+// tiles in kStep3Stages buffers.
 inline constexpr int kTileKeys = 64;
 inline constexpr int kStep2Warps = 4;
 inline constexpr int kStep2RowTiles = 1;
