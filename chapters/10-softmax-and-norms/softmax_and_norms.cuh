@@ -105,11 +105,10 @@ bool step_needs_a_rebuild(int step);
 using course::StepNeedsAnotherGpu;
 void require_gpu_for_step(int step);
 
-// Waits for the GPU's work to finish, at most kHangSeconds (10 times as long under
-// compute-sanitizer). Past that it prints what the step's code must do for its kernel to end
-// (a cluster barrier that some thread never reaches waits forever, and no GPU code can give it
-// up), names `file` to edit, and ends the program: the kernel cannot be stopped otherwise.
-inline constexpr int kHangSeconds = 30;
+// Waits for the GPU's work to finish, at most course::kHangSeconds (course/watchdog.hpp). Past
+// that it prints what the step's code must do for its kernel to end (a cluster barrier that
+// some thread never reaches waits forever, and no GPU code can give it up), names `file` to
+// edit, and ends the program: the kernel cannot be stopped otherwise.
 void synchronize_or_stop(const std::string& step, const std::string& file);
 
 // ---- The CPU references (double precision) ------------------------------------------------------

@@ -1,18 +1,17 @@
 // Host-side pieces shared by every implementation of chapter 10: the workspace, the argument
 // checks, and the CPU references in double precision.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
 #include <string>
-#include <thread>
 
 #include "course/device_info.hpp"
 #include "course/random.hpp"
 #include "course/testing.hpp"
+#include "course/watchdog.hpp"
 #include "softmax_and_norms.cuh"
 
 namespace softmax_and_norms {
@@ -173,23 +172,10 @@ void require_gpu_for_step(int step) {
 }
 
 void synchronize_or_stop(const std::string& step, const std::string& file) {
-  const bool slow = course::under_sanitizer();  // instrumented kernels are 10-100x slower
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(kHangSeconds * (slow ? 10 : 1));
-  while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
-    if (std::chrono::steady_clock::now() > deadline) {
-      std::fprintf(stderr,
-                   "\n%s: the kernel has not finished after %d s, and a GPU cannot give up a "
-                   "barrier: some thread waits for others that never arrive. Every thread of "
-                   "every block must reach each barrier (step 6: both cluster barriers, outside "
-                   "any if). The tests stop here.\n  Edit: %s\n",
-                   step.c_str(), kHangSeconds * (slow ? 10 : 1), file.c_str());
-      std::fflush(stderr);
-      std::_Exit(3);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
-  COURSE_CHECK(cudaDeviceSynchronize());  // the work's own error, if any
+  course::synchronize_or_stop(step, "A GPU cannot give up a barrier: some thread waits for "
+                              "others that never arrive. Every thread of every block must reach "
+                              "each barrier (step 6: both cluster barriers, outside any if).",
+                              file);
 }
 
 std::vector<double> cpu_softmax(const std::vector<float>& input, long long rows, long long cols) {

@@ -26,6 +26,7 @@
 #include "course/benchmark.hpp"
 #include "course/cublas.hpp"
 #include "course/device_buffer.hpp"
+#include "course/watchdog.hpp"
 
 namespace {
 
@@ -138,7 +139,10 @@ void run_step(benchmark::State& state, AttentionFn function, int step, const Sha
   try {
     p.o.fill_bytes(0xFF);
     call();
-    COURSE_CHECK(cudaDeviceSynchronize());
+    course::synchronize_or_stop(kStepFunctions[step - kFirstStep].name,
+                                "Run the tests: ./course test 11." + std::to_string(step),
+                                std::string("exercises/11-attention/") +
+                                    kSteps[step - kFirstStep].file);
   } catch (const std::exception& error) {
     return state.SkipWithError(error.what());
   }

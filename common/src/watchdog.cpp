@@ -3,6 +3,11 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
 #include "course/errors.hpp"
 #include "course/testing.hpp"
 
@@ -34,6 +39,23 @@ Watchdog arm_watchdog() {
   }();
   *mapped_report() = WatchdogReport{};
   return armed;
+}
+
+void synchronize_or_stop(const std::string& who, const std::string& what_to_check,
+                         const std::string& file) {
+  const int seconds = kHangSeconds * (under_sanitizer() ? 10 : 1);  // instrumented: slower
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+  while (cudaStreamQuery(nullptr) == cudaErrorNotReady) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      std::fprintf(stderr, "\n%s: the kernel has not finished after %d s. %s The tests stop "
+                   "here.\n  Edit: %s\n", who.c_str(), seconds, what_to_check.c_str(),
+                   file.c_str());
+      std::fflush(stderr);
+      std::_Exit(3);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  COURSE_CHECK(cudaDeviceSynchronize());  // the work's own error, if any
 }
 
 WatchdogReport watchdog_report() {

@@ -7,6 +7,7 @@
 
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
+#include "course/watchdog.hpp"
 
 namespace attention::testing {
 
@@ -53,6 +54,11 @@ std::vector<int> rows_to_check(const Shape& shape) {
   return kept;
 }
 
+// What to look for when a step's kernel never ends (none of them waits on another block).
+constexpr const char* kWhatStopsAKernel =
+    "None of this chapter's kernels waits for another block, so look for a loop that never "
+    "exits (its bound, its step) or a __syncthreads() inside an if that some threads skip.";
+
 struct Mismatch {
   int b, h, row, dim;
   double expected, got;
@@ -98,7 +104,7 @@ double error_bound() { return std::ldexp(1.0, -9); }
   const std::string where = step.name + " (" + describe(shape) + "): ";
   try {
     function(q.data(), k.data(), v.data(), o.data(), shape, workspace);
-    COURSE_CHECK(cudaDeviceSynchronize());
+    course::synchronize_or_stop(step.name, kWhatStopsAKernel, step.source_file);
   } catch (const course::StepNeedsAnotherGpu&) {
     throw;
   } catch (const std::exception& error) {

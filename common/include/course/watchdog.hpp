@@ -9,7 +9,19 @@
 // value), watchdog_report() after it. Device (nvcc): watchdog_expired(), watchdog_give_up().
 #pragma once
 
+#include <string>
+
 namespace course {
+
+// A kernel that never ends without a bounded wait of its own (a barrier some threads never reach,
+// a loop that never exits) cannot be stopped by the host either. synchronize_or_stop waits for
+// the current GPU's work at most kHangSeconds (10 times as long under compute-sanitizer); past
+// that it prints "<who>: the kernel has not finished after N s", then `what_to_check` and
+// "Edit: <file>", and ends the program (exit status 3) instead of freezing the terminal. When
+// the work ends in time it returns as cudaDeviceSynchronize does (throwing the work's error).
+inline constexpr int kHangSeconds = 30;
+void synchronize_or_stop(const std::string& who, const std::string& what_to_check,
+                         const std::string& file);
 
 // A wait gives up after this many seconds of the SM's clock (25 times as many under
 // compute-sanitizer, whose instrumented kernels are slower: the same message, later).
