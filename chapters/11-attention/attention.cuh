@@ -106,7 +106,17 @@ void require_gpu_for_step(int step);
 // products), half of it when causal.
 double flops(const Shape& shape);
 
-// ---- The CPU reference (double precision) ------------------------------------------------------
+// ---- The CPU reference (double precision), and the data the tests and the benchmark use ---------
+// n seeded values uniform in [-scale, scale) (course::random_floats), each rounded to the nearest
+// FP16 and kept as a float, so that the GPU and the CPU reference see the very same numbers; and
+// such values as FP16, for the GPU.
+std::vector<float> fp16_values(std::size_t n, double scale, std::uint64_t seed);
+std::vector<__half> to_fp16(const std::vector<float>& values);
+
+// The largest difference from the reference that a value of O may have when |V| <= 1: 2^-9
+// (README, "The error bound", says why).
+double error_bound();
+
 // O for query rows `rows` of head (b, h), from the FP16 inputs as floats: out[r * head_dim + c].
 std::vector<double> cpu_attention_rows(const std::vector<float>& q, const std::vector<float>& k,
                                        const std::vector<float>& v, const Shape& shape, int b,

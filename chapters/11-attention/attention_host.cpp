@@ -139,6 +139,29 @@ double flops(const Shape& shape) {
   return 4.0 * shape.batch * shape.heads * n * n * shape.head_dim * (shape.causal ? 0.5 : 1.0);
 }
 
+std::vector<float> fp16_values(std::size_t n, double scale, std::uint64_t seed) {
+  std::vector<float> values =
+      course::random_floats(n, static_cast<float>(-scale), static_cast<float>(scale), seed);
+  for (float& value : values) value = __half2float(__float2half_rn(value));
+  return values;
+}
+
+std::vector<__half> to_fp16(const std::vector<float>& values) {
+  std::vector<__half> out(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) out[i] = __float2half_rn(values[i]);
+  return out;
+}
+
+// Every value of O is sum_j p_j v_j with |v_j| <= 1. P is rounded to FP16 before it multiplies V
+// (steps 2 and 3 round the unnormalized exponentials, step 1 the probabilities): 2^-11 of each
+// term, 2^-11 in all. O is rounded to FP16 once: 2^-11 of |o| <= 1. The exponentials (ex2.approx,
+// __expf) and the FP32 sums of the numerator and of the row sum: below 2^-12 in all for rows of up
+// to a few thousand keys, on both, so 2^-11 for the quotient. The scores themselves are FP32 dot
+// products of FP16 values: at most d 2^-24 of sum |q k|, about 1e-4 in the tests with |q| <= 1, the
+// last 2^-11 of margin. 4 x 2^-11 = 2^-9 in all; a missing rescale, a lost term or a misplaced
+// fragment is off by far more.
+double error_bound() { return std::ldexp(1.0, -9); }
+
 std::vector<double> cpu_attention_rows(const std::vector<float>& q, const std::vector<float>& k,
                                        const std::vector<float>& v, const Shape& shape, int b,
                                        int h, const std::vector<int>& rows) {

@@ -54,20 +54,8 @@ struct Problem {
   course::DeviceBuffer<__half> dq, dk, dv, o;
 };
 
-std::vector<float> halves(std::size_t n, std::uint64_t state) {
-  std::vector<float> out(n);
-  for (float& value : out) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    const float unit = static_cast<float>(state >> 40) * 0x1.0p-24f;  // [0, 1)
-    value = __half2float(__float2half_rn(2.0f * unit - 1.0f));
-  }
-  return out;
-}
-
 course::DeviceBuffer<__half> on_gpu(const std::vector<float>& values) {
-  std::vector<__half> host(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) host[i] = __float2half_rn(values[i]);
-  return course::DeviceBuffer<__half>(host);
+  return course::DeviceBuffer<__half>(to_fp16(values));
 }
 
 // The rows of a shape run one after another: one problem is kept at a time.
@@ -79,9 +67,9 @@ Problem& problem(const Shape& shape) {
     const std::size_t n = static_cast<std::size_t>(shape.elements());
     auto p = std::make_unique<Problem>();
     p->shape = shape;
-    p->q = halves(n, 11 + n);
-    p->k = halves(n, 22 + n);
-    p->v = halves(n, 33 + n);
+    p->q = fp16_values(n, 1.0, 11 + n);
+    p->k = fp16_values(n, 1.0, 22 + n);
+    p->v = fp16_values(n, 1.0, 33 + n);
     p->dq = on_gpu(p->q);
     p->dk = on_gpu(p->k);
     p->dv = on_gpu(p->v);
@@ -92,7 +80,7 @@ Problem& problem(const Shape& shape) {
 }
 
 // O (as the last call left it) against the CPU on rows 0, the middle and the last of the first
-// and the last (batch, head): "" when within 2^-9 (the tests' bound), else what differs.
+// and the last (batch, head): "" when within error_bound() (the tests' bound), else what differs.
 std::string check_output(Problem& p) {
   const std::vector<__half> got = p.o.to_host();
   const Shape& s = p.shape;
@@ -104,7 +92,7 @@ std::string check_output(Problem& p) {
         const std::size_t at =
             ((static_cast<std::size_t>(b) * s.tokens + rows[r]) * s.heads + h) * s.head_dim + c;
         const double value = __half2float(got[at]);
-        if (!(std::fabs(value - want[r * s.head_dim + c]) <= std::ldexp(1.0, -9))) {
+        if (!(std::fabs(value - want[r * s.head_dim + c]) <= error_bound())) {
           return "O(batch " + std::to_string(b) + ", head " + std::to_string(h) + ", token " +
                  std::to_string(rows[r]) + ", dim " + std::to_string(c) + ") = " +
                  std::to_string(value) + ", expected " + std::to_string(want[r * s.head_dim + c]) +

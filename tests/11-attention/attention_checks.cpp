@@ -13,24 +13,6 @@ namespace attention::testing {
 
 namespace {
 
-// Seeded uniform values in [-scale, scale), each rounded to the nearest FP16 (and kept as that
-// float): the GPU and the reference see the very same numbers.
-std::vector<float> halves(std::size_t n, double scale, std::uint64_t state) {
-  std::vector<float> out(n);
-  for (float& value : out) {
-    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
-    const double unit = static_cast<double>(state >> 11) * 0x1.0p-53;  // [0, 1)
-    value = __half2float(__float2half_rn(static_cast<float>((2.0 * unit - 1.0) * scale)));
-  }
-  return out;
-}
-
-std::vector<__half> to_halves(const std::vector<float>& values) {
-  std::vector<__half> out(values.size());
-  for (std::size_t i = 0; i < values.size(); ++i) out[i] = __float2half_rn(values[i]);
-  return out;
-}
-
 // The query rows checked in each (batch, head): all of them when the whole shape is cheap on
 // the CPU, else the first three, the last three, every row around a multiple of 64 or 128 up
 // to 512 and a spread of others.
@@ -78,27 +60,19 @@ Inputs make_inputs(const Shape& shape, double q_scale) {
   const std::uint64_t seed = 0x9e3779b97f4a7c15ULL ^ (static_cast<std::uint64_t>(shape.tokens) << 20) ^
                              (static_cast<std::uint64_t>(shape.head_dim) << 8) ^
                              static_cast<std::uint64_t>(shape.heads * 31 + shape.batch);
-  return {halves(n, q_scale, seed + 1), halves(n, 1.0, seed + 2), halves(n, 1.0, seed + 3)};
+  return {fp16_values(n, q_scale, seed + 1), fp16_values(n, 1.0, seed + 2),
+          fp16_values(n, 1.0, seed + 3)};
 }
 
-// Every value of O is sum_j p_j v_j with |v_j| <= 1. P is rounded to FP16 before it multiplies V
-// (steps 2 and 3 round the unnormalized exponentials, step 1 the probabilities): 2^-11 of each
-// term, 2^-11 in all. O is rounded to FP16 once: 2^-11 of |o| <= 1. The exponentials (ex2.approx,
-// __expf) and the FP32 sums of the numerator and of the row sum: below 2^-12 in all for rows of up
-// to a few thousand keys, on both, so 2^-11 for the quotient. The scores themselves are FP32 dot
-// products of FP16 values: at most d 2^-24 of sum |q k|, about 1e-4 in the tests with |q| <= 1, the
-// last 2^-11 of margin. 4 x 2^-11 = 2^-9 in all; a missing rescale, a lost term or a misplaced
-// fragment is off by far more.
-double error_bound() { return std::ldexp(1.0, -9); }
 
 ::testing::AssertionResult matches_cpu(const StepUnderTest& step, AttentionFn function,
                                        const Shape& shape, const Inputs& inputs,
                                        Workspace& workspace) {
   const std::size_t n = static_cast<std::size_t>(shape.elements());
   course::DeviceBuffer<__half> q(n), k(n), v(n), o(n);
-  q.copy_from_host(to_halves(inputs.q));
-  k.copy_from_host(to_halves(inputs.k));
-  v.copy_from_host(to_halves(inputs.v));
+  q.copy_from_host(to_fp16(inputs.q));
+  k.copy_from_host(to_fp16(inputs.k));
+  v.copy_from_host(to_fp16(inputs.v));
   o.fill_bytes(0xFF);  // NaN: a value never written shows
   workspace.poison_before_each_run(true);
   const std::string where = step.name + " (" + describe(shape) + "): ";

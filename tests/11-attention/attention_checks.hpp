@@ -27,10 +27,6 @@ struct Inputs {
 };
 Inputs make_inputs(const Shape& shape, double q_scale);
 
-// The largest difference allowed between a value of O and the reference, for |V| <= 1
-// (README, "The error bound").
-double error_bound();
-
 // Runs `step` on `inputs` (twice when `twice`, the second call on the same workspace) and
 // compares every row (small shapes) or a sample of rows of every (batch, head) pair with
 // cpu_attention_rows.

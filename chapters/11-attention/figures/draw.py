@@ -357,7 +357,7 @@ def draw_swizzle(svg, top):
     ldmatrix matrix reads one logical chunk of 8 consecutive rows. Returns the y below it."""
     cw, ch = 32, 20
     panels = [("Unswizzled: chunk c at position c", lambda r, c: c),
-              ("Swizzled: chunk c at position c ^ (r % 8)", swizzled_chunk)]
+              ("Swizzled: chunk c at c XOR a number of the row", swizzled_chunk)]
     for k, (title, position_of) in enumerate(panels):
         px, y0 = 80 + k * 390, top + 52
         svg.text(px + 4 * cw, top, title, size=13, bold=True)
@@ -394,8 +394,8 @@ def draw_swizzle(svg, top):
                          "position; 8 positions = 128 bytes = all 32 banks.",
                          "Outlined: chunk 0 of rows 0-7, what one ldmatrix matrix reads; the "
                          "bottom row counts them per position (4 banks).",
-                         "Rows of d = 128 halves hold 16 chunks: c ^ (r % 8) changes only c's "
-                         "low 3 bits, so chunks 8-15 move the same way.",
+                         "Rows of d = 128 halves hold 16 chunks: an XOR with a number below 8 "
+                         "changes only c's low 3 bits, so chunks 8-15 move the same way.",
                          size=11, step=16)
     return y
 
