@@ -164,9 +164,10 @@ struct WarpRows {
   }
 };
 
-// A warp's scores for one key tile: M x (kTileKeys / 8) accumulator tiles of 16 x 8.
-template <int M>
-using Scores = float[M][kTileKeys / 8][4];
+// A warp's scores for one tile of N keys: M x (N / 8) accumulator tiles of 16 x 8. Steps 2 and
+// 3 take kTileKeys keys at a time; step 4's wgmma gives each warp 16 rows of kStep4Keys.
+template <int M, int N = kTileKeys>
+using Scores = float[M][N / 8][4];
 
 // Lets a kernel use `bytes` of dynamic shared memory (past the default 48 KiB). Cheap: the
 // launchers call it before every launch, so that it holds on whichever GPU is current.

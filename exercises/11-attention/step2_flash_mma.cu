@@ -32,8 +32,9 @@ __device__ void tile_scores(const __half* q_tile, const __half* k_tile, int firs
 // Hides the scores that must not count: keys at or past `tokens` (the tile's tail: their rows
 // of K are zeros, and a zero score would still count), and when causal, keys after the query.
 // first_query: the sequence index of this warp's first row; first_key: the tile's first key.
-template <int M>
-__device__ void mask_scores(Scores<M>& s, int first_query, int first_key, int tokens,
+// N: the keys of a tile (step 4 passes its own).
+template <int M, int N = kTileKeys>
+__device__ void mask_scores(Scores<M, N>& s, int first_query, int first_key, int tokens,
                             bool causal) {
   const int lane = threadIdx.x % 32;
   // TODO (step 2): every score that must not count becomes a value that exp2 turns into exactly
@@ -43,8 +44,8 @@ __device__ void mask_scores(Scores<M>& s, int first_query, int first_key, int to
 // The online softmax for one key tile: each row's max grows to cover the tile, what was summed
 // and accumulated under the old max is rescaled to the new one, and s becomes
 // exp2(scale_log2 (s - max)), the tile's unnormalized probabilities, added into the row sums.
-template <int D, int M>
-__device__ void online_softmax(Scores<M>& s, WarpRows<D, M>& rows, float scale_log2) {
+template <int D, int M, int N = kTileKeys>
+__device__ void online_softmax(Scores<M, N>& s, WarpRows<D, M>& rows, float scale_log2) {
   // TODO (step 2): for each of the lane's rows: the tile's max over the whole row (the four
   //       lanes of a quad share a row), the new running max, the factor that brings the old
   //       sum and output to it, then the exponentials and their sum.

@@ -61,8 +61,9 @@ __device__ void tile_scores(const __half* q_tile, const __half* k_tile, int firs
 // Hides the scores that must not count: keys at or past `tokens` (the tile's tail: their rows
 // of K are zeros, and a zero score would still count), and when causal, keys after the query.
 // first_query: the sequence index of this warp's first row; first_key: the tile's first key.
-template <int M>
-__device__ void mask_scores(Scores<M>& s, int first_query, int first_key, int tokens,
+// N: the keys of a tile (step 4 passes its own).
+template <int M, int N = kTileKeys>
+__device__ void mask_scores(Scores<M, N>& s, int first_query, int first_key, int tokens,
                             bool causal) {
   const int lane = threadIdx.x % 32;
   // BEGIN SOLUTION
@@ -71,7 +72,7 @@ __device__ void mask_scores(Scores<M>& s, int first_query, int first_key, int to
 #pragma unroll
   for (int m = 0; m < M; ++m) {
 #pragma unroll
-    for (int j = 0; j < kTileKeys / 8; ++j) {
+    for (int j = 0; j < N / 8; ++j) {
 #pragma unroll
       for (int e = 0; e < 4; ++e) {
         const int key = first_key + 8 * j + 2 * (lane % 4) + e % 2;
@@ -86,8 +87,8 @@ __device__ void mask_scores(Scores<M>& s, int first_query, int first_key, int to
 // The online softmax for one key tile: each row's max grows to cover the tile, what was summed
 // and accumulated under the old max is rescaled to the new one, and s becomes
 // exp2(scale_log2 (s - max)), the tile's unnormalized probabilities, added into the row sums.
-template <int D, int M>
-__device__ void online_softmax(Scores<M>& s, WarpRows<D, M>& rows, float scale_log2) {
+template <int D, int M, int N = kTileKeys>
+__device__ void online_softmax(Scores<M, N>& s, WarpRows<D, M>& rows, float scale_log2) {
   // BEGIN SOLUTION
   // TODO (step 2): for each of the lane's rows: the tile's max over the whole row (the four
   //       lanes of a quad share a row), the new running max, the factor that brings the old
@@ -98,7 +99,7 @@ __device__ void online_softmax(Scores<M>& s, WarpRows<D, M>& rows, float scale_l
     for (int r = 0; r < 2; ++r) {  // r = 0: row g (elements 0, 1); r = 1: row g + 8 (2, 3)
       float tile_max = -INFINITY;
 #pragma unroll
-      for (int j = 0; j < kTileKeys / 8; ++j) {
+      for (int j = 0; j < N / 8; ++j) {
         tile_max = fmaxf(tile_max, fmaxf(s[m][j][2 * r], s[m][j][2 * r + 1]));
       }
       tile_max = fmaxf(tile_max, __shfl_xor_sync(kFullMask, tile_max, 1));
@@ -110,7 +111,7 @@ __device__ void online_softmax(Scores<M>& s, WarpRows<D, M>& rows, float scale_l
       rows.max[m][r] = new_max;
       float sum = 0.0f;
 #pragma unroll
-      for (int j = 0; j < kTileKeys / 8; ++j) {
+      for (int j = 0; j < N / 8; ++j) {
         s[m][j][2 * r] = fast_exp2(fmaf(s[m][j][2 * r], scale_log2, -shift));
         s[m][j][2 * r + 1] = fast_exp2(fmaf(s[m][j][2 * r + 1], scale_log2, -shift));
         sum += s[m][j][2 * r] + s[m][j][2 * r + 1];
