@@ -49,6 +49,11 @@ inline constexpr int kStep2RowTiles = 1;
 inline constexpr int kStep3Warps = 4;
 inline constexpr int kStep3RowTiles = 2;
 inline constexpr int kStep3Stages = 2;
+// Step 4 (Hopper): a block takes kStep4Rows query rows, 64 per consumer warpgroup, and walks the
+// keys in tiles of kStep4Keys, its K and V tiles in kStep4Stages stages that the TMA fills.
+inline constexpr int kStep4Rows = 128;
+inline constexpr int kStep4Keys = 128;
+inline constexpr int kStep4Stages = 2;
 
 // Memory a step reuses from call to call, so that timing leaves allocation out: step 1's scores
 // and probabilities, and its cuBLAS handle. Tests poison the buffers before each call (a value
@@ -91,9 +96,10 @@ void check_arguments(const char* step, const __half* q, const __half* k, const _
 
 // ---- Steps that need a newer GPU ----------------------------------------------------------------
 // Steps 2 and 3 use mma.sync.m16n8k16 and cp.async, which exist from compute capability 8.0 on,
-// and their code must be built for 8.0 or newer. "" when step `step` runs here; otherwise why not
-// ("step 2 needs compute capability 8.0 or newer (mma.sync.m16n8k16, cp.async); this GPU, NVIDIA
-// T4, is 7.5"). Tests and benchmark rows SKIP with this text.
+// and their code must be built for 8.0 or newer. Steps 4 and 5 use wgmma and setmaxnreg, which
+// exist only in sm_90a code: compute capability 9.0 exactly. "" when step `step` runs here;
+// otherwise why not ("step 2 needs compute capability 8.0 or newer (mma.sync.m16n8k16,
+// cp.async); this GPU, NVIDIA T4, is 7.5"). Tests and benchmark rows SKIP with this text.
 std::string why_step_cannot_run(int step);
 // True when the GPU could run the step but this build's code cannot (a build for an older
 // architecture, e.g. -Dgpu_arch=sm_75 on an 8.0 GPU): a build to redo, not a GPU to change.
@@ -101,6 +107,8 @@ bool step_needs_a_rebuild(int step);
 // Throws course::StepNeedsAnotherGpu with why_step_cannot_run's text where the step cannot run.
 using course::StepNeedsAnotherGpu;
 void require_gpu_for_step(int step);
+// True when the current GPU runs this build's sm_90a code (attention_hopper.cu asks it).
+bool sm90a_code_runs();
 
 // FLOPs of one call, the convention of FlashAttention's papers: 4 batch heads N^2 d (the two
 // products), half of it when causal.
@@ -135,6 +143,8 @@ inline constexpr StepFunction kStepFunctions[] = {
     {1, "step1_unfused", kMaxUnfusedTokens},
     {2, "step2_flash_mma", kMaxTokens},
     {3, "step3_pipelined", kMaxTokens},
+    {4, "step4_wgmma", kMaxTokens},
+    {5, "step5_pingpong", kMaxTokens},
 };
 inline constexpr int kStepFunctionCount = sizeof(kStepFunctions) / sizeof(kStepFunctions[0]);
 static_assert(kStepFunctionCount == kStepCount && kStepFunctions[0].number == kFirstStep,
@@ -146,7 +156,11 @@ static_assert(kStepFunctionCount == kStepCount && kStepFunctions[0].number == kF
   void step2_flash_mma(const __half* q, const __half* k, const __half* v, __half* o,        \
                        const Shape& shape, Workspace& ws);                                  \
   void step3_pipelined(const __half* q, const __half* k, const __half* v, __half* o,        \
-                       const Shape& shape, Workspace& ws);
+                       const Shape& shape, Workspace& ws);                                  \
+  void step4_wgmma(const __half* q, const __half* k, const __half* v, __half* o,            \
+                   const Shape& shape, Workspace& ws);                                      \
+  void step5_pingpong(const __half* q, const __half* k, const __half* v, __half* o,         \
+                      const Shape& shape, Workspace& ws);
 
 namespace solution {
 ATTENTION_DECLARE_STEPS
@@ -156,7 +170,9 @@ namespace exercise {
 ATTENTION_DECLARE_STEPS
 }  // namespace exercise
 
-#define ATTENTION_STEPS(ns) ns::step1_unfused, ns::step2_flash_mma, ns::step3_pipelined
+#define ATTENTION_STEPS(ns) \
+  ns::step1_unfused, ns::step2_flash_mma, ns::step3_pipelined, ns::step4_wgmma, \
+      ns::step5_pingpong
 
 inline AttentionFn solution_step(int index) {
   constexpr AttentionFn steps[] = {ATTENTION_STEPS(solution)};

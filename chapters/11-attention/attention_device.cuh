@@ -177,3 +177,7 @@ void allow_shared_memory(Kernel kernel, int bytes) {
 }
 
 }  // namespace attention
+
+// Steps 4 and 5's Hopper pieces (mbarriers, the TMA, wgmma): in every device file, so that
+// step 4's device functions can be used ready-made like the others'.
+#include "attention_hopper.cuh"

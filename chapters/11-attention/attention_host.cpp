@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <string>
 
@@ -94,9 +95,26 @@ void check_arguments(const char* step, const __half* q, const __half* k, const _
 namespace {
 
 constexpr int kFusedCapability = 80;  // mma.sync.m16n8k16 and cp.async
+constexpr int kHopperCapability = 90;  // the TMA, mbarriers, wgmma and setmaxnreg (sm_90a code)
 
 std::string capability_text(int capability) {
   return std::to_string(capability / 10) + "." + std::to_string(capability % 10);
+}
+
+int capability_of(const course::DeviceInfo& gpu) {
+  return gpu.compute_capability_major * 10 + gpu.compute_capability_minor;
+}
+
+// Whether this GPU runs the build's sm_90a code, asked once per device.
+bool runs_sm90a_code() {
+  static std::map<int, bool> known;
+  int device = 0;
+  COURSE_CHECK(cudaGetDevice(&device));
+  const auto found = known.find(device);
+  if (found != known.end()) return found->second;
+  const bool runs = capability_of(course::current_device()) == kHopperCapability &&
+                    sm90a_code_runs();
+  return known.emplace(device, runs).first->second;
 }
 
 }  // namespace
@@ -104,9 +122,18 @@ std::string capability_text(int capability) {
 std::string why_step_cannot_run(int step) {
   if (step < 2) return "";
   const course::DeviceInfo& gpu = course::current_device();
-  const int capability = gpu.compute_capability_major * 10 + gpu.compute_capability_minor;
+  const int capability = capability_of(gpu);
   const std::string number = "step " + std::to_string(step);
   const std::string this_gpu = "this GPU, " + gpu.name + ", is " + capability_text(capability);
+  if (step >= 4) {  // sm_90a code, which runs on compute capability 9.0 alone
+    if (runs_sm90a_code()) return "";
+    if (capability != kHopperCapability) {
+      return number + " needs compute capability 9.0 exactly (wgmma and setmaxnreg exist only "
+             "in sm_90a code, which runs on no other GPU); " + this_gpu;
+    }
+    return number + "'s sm_90a code did not run on this GPU although it is 9.0: the build's "
+           "sm_90 code was picked instead; configure a new build folder with -Dgpu_arch=sm_90a";
+  }
   if (capability < kFusedCapability) {
     return number + " needs compute capability " + capability_text(kFusedCapability) +
            " or newer (mma.sync.m16n8k16, cp.async); " + this_gpu;
@@ -124,8 +151,9 @@ std::string why_step_cannot_run(int step) {
 
 bool step_needs_a_rebuild(int step) {
   if (step < 2) return false;
-  const course::DeviceInfo& gpu = course::current_device();
-  return gpu.compute_capability_major * 10 + gpu.compute_capability_minor >= kFusedCapability &&
+  const int capability = capability_of(course::current_device());
+  if (step >= 4) return capability == kHopperCapability && !runs_sm90a_code();
+  return capability >= kFusedCapability &&
          course::built_for_compute_capability() < kFusedCapability;
 }
 

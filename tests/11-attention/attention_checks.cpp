@@ -39,7 +39,9 @@ std::vector<int> rows_to_check(const Shape& shape) {
 // What to look for when a step's kernel never ends (none of them waits on another block).
 constexpr const char* kWhatStopsAKernel =
     "None of this chapter's kernels waits for another block, so look for a loop that never "
-    "exits (its bound, its step) or a __syncthreads() inside an if that some threads skip.";
+    "exits (its bound, its step), a __syncthreads() inside an if that some threads skip, or "
+    "(step 4) an mbarrier wait whose phase never completes: a wait for the wrong parity, bytes "
+    "announced that no copy brings, or an arrival that some warp never makes.";
 
 struct Mismatch {
   int b, h, row, dim;

@@ -77,8 +77,10 @@ class Attention : public ::testing::TestWithParam<Implementation> {
 ATTENTION_TESTS(Unfused, 0, 1);
 ATTENTION_TESTS(FlashMma, 1, 2);
 ATTENTION_TESTS(Pipelined, 2, 3);
+ATTENTION_TESTS(Wgmma, 3, 4);
+ATTENTION_TESTS(PingPong, 4, 5);
 
-static_assert(kStepFunctionCount == 3, "one ATTENTION_TESTS line per step");
+static_assert(kStepFunctionCount == 5, "one ATTENTION_TESTS line per step");
 
 }  // namespace
 }  // namespace attention::testing
