@@ -1,6 +1,7 @@
-"""Chapter 11's figures, drawn from the fragment layouts, the loop and the pipeline of its solution
-(step2_flash_mma.cu, step3_pipelined.cu); redraw with python3 -m tools.figures (from the
-repository root)."""
+"""Chapter 11's figures, drawn from the fragment layouts, the loop, the pipeline, the producer
+and consumers and the two overlaps of its solution (step2_flash_mma.cu, step3_pipelined.cu,
+step4_wgmma.cu, step5_pingpong.cu); redraw with python3 -m tools.figures (from the repository
+root)."""
 from tools.svg import (BLUE, GREEN, GREY, INK, LIGHT, ORANGE, PALE, PURPLE, SKY, VERMILION,
                        YELLOW, Svg)
 
@@ -416,8 +417,584 @@ def draw_pipeline_and_swizzle():
     return svg.render()
 
 
+# Step 4's timeline, in schematic pixels of time: a TMA issue box, and how long from a copy's
+# issue to its landing; a consumer's S and P V products and its softmax (consumer 2's a little
+# longer, so that the two drift apart and the later arrival on k_empty or v_empty is the one that
+# counts).
+ISSUE, LANDS = 22, 70
+S_TIME, PV_TIME, TILE_GAP = 36, 36, 4
+SOFTMAX_TIME = (46, 50)
+CONSUMER_TILES, PRODUCER_TILES = 4, 6
+
+
+def step4_schedule():
+    """step4_wgmma.cu's schedule, tile by tile, kStep4Stages = 2: the producer issues Q, then each
+    tile t's K once the consumers have given K of tile t - 2 back (k_empty of stage t % 2: both
+    consumers' scores of tile t - 2 done) and its V once they have given V of tile t - 2 back
+    (v_empty: both products of tile t - 2 done); tiles 0 and 1 at once. A consumer starts tile
+    t's S once K has landed and its P V once V has. Returns the producer's (K issue, V issue)
+    times per tile, the consumers' (S start, P V start, end) per tile, and per tile when K and
+    when V were given back (the later consumer's arrival)."""
+    issued, k_back, v_back = [], [], []
+    consumers = [[] for _ in SOFTMAX_TIME]
+    free = ISSUE  # the producer after Q's copy
+    for t in range(PRODUCER_TILES):
+        k = max(free, k_back[t - 2]) if t >= 2 else free
+        v = max(k + ISSUE, v_back[t - 2]) if t >= 2 else k + ISSUE
+        issued.append((k, v))
+        free = v + ISSUE
+        if t < CONSUMER_TILES:
+            scores, products = [], []
+            for c, softmax in enumerate(SOFTMAX_TIME):
+                after = consumers[c][-1][2] + TILE_GAP if t else LANDS  # Q landed
+                s = max(after, k + LANDS)                               # K landed
+                pv = max(s + S_TIME + softmax, v + LANDS)               # V landed
+                consumers[c].append((s, pv, pv + PV_TIME))
+                scores.append(s + S_TIME)
+                products.append(pv + PV_TIME)
+            k_back.append(max(scores))
+            v_back.append(max(products))
+    return issued, consumers, k_back, v_back
+
+
+def waiting(svg, x, y, w, h, label, size=9):
+    """A hatched wait with a label on a white patch."""
+    hatch(svg, x, y, w, h)
+    if label:
+        width = len(label) * size * 0.5 + 8
+        svg.rect(x + (w - width) / 2, y + h / 2 - 6, width, 12, fill="white", stroke="none")
+        svg.text(x + w / 2, y + h / 2 + 3.5, label, size=size)
+
+
+def draw_step4_timeline(svg, top):
+    """(a) The three warpgroups and the two stages (K above V in each) over time. Returns the y
+    below it."""
+    x0, lane_h, half = 150, 24, 13
+    issued, consumers, k_back, v_back = step4_schedule()
+    end = max(c[-1][2] for c in consumers) + TILE_GAP
+    lanes = {"producer": top, 0: top + 32, 1: top + 64, "c0": top + 112, "c1": top + 144}
+    names = [("producer", "WG 0: producer", "setmaxnreg.dec, 1 thread"),
+             (0, "stage 0: K, V", "tiles 0, 2, 4, ..."), (1, "stage 1: K, V", "tiles 1, 3, 5, ..."),
+             ("c0", "WG 1: consumer", "query rows 0-63"),
+             ("c1", "WG 2: consumer", "query rows 64-127")]
+    for key, name, note in names:
+        y = lanes[key]
+        svg.text(x0 - 10, y + 10, name, size=12, anchor="end", bold=True)
+        svg.text(x0 - 10, y + 22, note, size=10, anchor="end", fill=GREY)
+
+    def bar(x, w, key, label, fill, size=10, **style):
+        svg.cell(x0 + x, lanes[key], w, lane_h, label, fill=fill, size=size, **style)
+
+    # The producer: Q, then K t and V t per tile, each after its wait on k_empty or v_empty
+    # (from tile 2 on; a wait too short to name is left unnamed).
+    # The last copy drawn is the one that fits before the end.
+    p = lanes["producer"]
+    bar(0, ISSUE, "producer", "Q", SKY)
+    free = ISSUE
+    for t, (k, v) in enumerate(issued):
+        for name, start in (("K", k), ("V", v)):
+            if start > free:
+                label = f"{name.lower()}_empty[{t % 2}]"
+                waiting(svg, x0 + free, p, start - free, lane_h,
+                        label if start - free >= len(label) * 4.5 + 10 else "")
+            if start + ISSUE > end:
+                break
+            bar(start, ISSUE, "producer", f"{name}{t}", SKY)
+            free = start + ISSUE
+    svg.text(x0 + (ISSUE + issued[1][1] + ISSUE) / 2, p - 6,
+             "round 0: k_empty, v_empty pass at once", size=10, fill=GREY)
+
+    # The later arrival completes k_empty (v_empty) of the stage: the producer refills it (the
+    # dashed lines, drawn over the stages and under the consumers' boxes).
+    given_back = [given for given in k_back + v_back if given <= end]
+
+    def place_label(x, w, y, label, ink):
+        """A stage piece's label from its left, or else right of a dashed line inside it, where
+        it crosses none; "K0 in use" may shorten to "in use"; none where nothing fits."""
+        for text in (label, label.split(" ", 1)[-1]):
+            width = len(text) * 4.5
+            for left in [x + 3] + [g + 3 for g in given_back if x < g < x + w]:
+                if left + width + 3 <= x + w and not any(
+                        left - 2 <= g <= left + width + 2 for g in given_back):
+                    svg.text(x0 + left, y + half - 3, text, size=9, anchor="start", fill=ink)
+                    return
+
+    # The stages, K on top and V below: a tile's copy in flight, landed, then in use until both
+    # consumers have given it back.
+    for t, (k, v) in enumerate(issued):
+        stage = t % 2
+        for row, (name, start, back, first_use) in enumerate((
+                ("K", k, k_back, lambda c: c[t][0]),
+                ("V", v, v_back, lambda c: c[t][1]))):
+            if start + ISSUE > end:
+                continue
+            y = lanes[stage] + row * half
+            landed = start + LANDS
+            if t < CONSUMER_TILES:
+                used = max(landed, min(first_use(c) for c in consumers))
+                until = back[t]
+            else:
+                used = until = end
+            for x, w, label, fill, stroke, ink in (
+                    (start, LANDS, f"TMA {name}{t}", SKY, INK, INK),
+                    (landed, used - landed, "landed", "white", GREY, GREY),
+                    (used, until - used, f"{name}{t} in use", PALE, INK, INK)):
+                if w > 0:
+                    svg.rect(x0 + x, y, w, half, fill=fill, stroke=stroke)
+                    place_label(x, w, y, label, ink)
+
+    for given in given_back:
+        svg.line(x0 + given, lanes["c1"] - 7, x0 + given, p + lane_h + 2, width=1.5, dash="4,3",
+                 arrow=True)
+
+    # The consumers: wait for Q and K 0, then S, softmax, P V per tile; K given back after S,
+    # V after P V (the marks drawn last, over the dashed lines).
+    marks = []
+    for c, tiles in enumerate(consumers):
+        key = f"c{c}"
+        y = lanes[key]
+        waiting(svg, x0, y, tiles[0][0], lane_h, "wait Q, K0")
+        for t, (s, pv, done) in enumerate(tiles):
+            bar(s, S_TIME, key, "S", ORANGE, bold=True)
+            bar(s + S_TIME, pv - s - S_TIME, key, "softmax", LIGHT)
+            bar(pv, PV_TIME, key, "PV", YELLOW, bold=True)
+            marks += [(s + S_TIME, y, "k"), (done, y, "v")]
+            if c == 0:
+                svg.text(x0 + (s + S_TIME + done) / 2, y - 8, f"tile {t}", size=10, fill=GREY)
+    for x, y, mark in marks:
+        svg.cell(x0 + x - 6, y - 6, 12, 12, mark, fill=GREEN, size=9, bold=True)
+    for key in lanes:
+        svg.text(x0 + end + 6, lanes[key] + lane_h / 2 + 4, "...", size=14, anchor="start")
+    y = lanes["c1"] + lane_h + 18
+    svg.line(x0, y, x0 + end + 34, y, arrow=True)
+    svg.text(x0 - 10, y + 4, "time", size=12, anchor="end")
+
+    # The legend.
+    legend = [
+        [(("K1", SKY), "thread 0: wait k_empty (v_empty), arrive_and_expect_bytes on k_full "
+                       "(v_full), TMA boxes of K (V)"), (None, "an mbarrier wait")],
+        [(("S", ORANGE), "wait k_full; wgmma S = Q K^T, both operands from shared memory: "
+                         "64 x 128 scores in registers; wgmma_wait")],
+        [(("sm", LIGHT), "mask, online softmax"),
+         (("PV", YELLOW), "wait v_full; P to FP16 in registers; wgmma O += P V; wgmma_wait")],
+        [(("k", GREEN), "lane 0 of each consumer warp arrives on k_empty after S,"),
+         (("v", GREEN), "on v_empty after PV; the 8th arrival frees K (V): dashed")],
+    ]
+    for items in legend:
+        y += 17
+        x = 20
+        for mark, meaning in items:
+            if mark:
+                svg.cell(x, y, 22, 14, mark[0], fill=mark[1], size=9, bold=True)
+            else:
+                waiting(svg, x, y, 22, 14, "")
+            svg.text(x + 30, y + 11, meaning, size=11, anchor="start")
+            x += 30 + len(meaning) * 11 * 0.55 + 24
+    return y + 14
+
+
+def draw_step4_shared(svg, top):
+    """(b) The block's shared memory, D = 128 (two boxes a tile), its barriers, and who issues,
+    waits and arrives. Returns the y below it."""
+    px, pw = 20, 86                      # the producer
+    bx, bw = 158, 80                     # box 0; box 1 follows
+    fx, fw = bx + 2 * bw + 40, 76        # the full barriers
+    frame_x, frame_r = bx - 8, fx + fw + 8
+    cx, cw = 484, 118                    # the consumers
+    row_h = 17
+
+    def arrow(x1, x2, y, label, middle=None, **style):
+        svg.line(x1, y, x2, y, arrow=True, **style)
+        svg.text((x1 + x2) / 2 if middle is None else middle, y - 3, label, size=10)
+
+    svg.text(bx + bw / 2, top + 8, "box 0", size=10, fill=GREY)
+    svg.text(bx + 3 * bw / 2, top + 8, "box 1", size=10, fill=GREY)
+    y = q_top = top + 14
+    # The Q tile: rows 0-63 (consumer 1) over rows 64-127 (consumer 2), in each box.
+    svg.rect(frame_x, y, frame_r - frame_x, 16 + 2 * row_h + 6, stroke=GREY)
+    svg.text(frame_x + 6, y + 13, "Q tile, loaded once", size=11, anchor="start", bold=True)
+    rows = y + 16
+    for b in range(2):
+        svg.cell(bx + b * bw, rows, bw, row_h, "rows 0-63", size=10)
+        svg.cell(bx + b * bw, rows + row_h, bw, row_h, "rows 64-127", size=10)
+    svg.cell(fx, rows + row_h / 2, fw, row_h, "q_full", fill=SKY, size=11, bold=True)
+    middle = rows + row_h
+    arrow(px + pw, bx - 1, middle, "TMA")
+    arrow(bx + 2 * bw, fx - 1, middle, "bytes")
+    arrow(fx + fw, cx - 1, middle, "wait")
+    y = rows + 2 * row_h + 6 + 6
+    for s in range(2):
+        k_row = y + 16
+        v_row = k_row + row_h + 2
+        ke_row = v_row + row_h + 5
+        ve_row = ke_row + row_h + 2
+        svg.rect(frame_x, y, frame_r - frame_x, ve_row + row_h + 5 - y, stroke=GREY)
+        svg.text(frame_x + 6, y + 13, f"stage {s}", size=11, anchor="start", bold=True)
+        svg.text(frame_x + 58, y + 13, f"(tiles {s}, {s + 2}, {s + 4}, ...)", size=10,
+                 anchor="start", fill=GREY)
+        for row, name in ((k_row, "K"), (v_row, "V")):
+            for b in range(2):
+                svg.cell(bx + b * bw, row, bw, row_h, f"{name}: 128 keys", size=10)
+            svg.cell(fx, row, fw, row_h, f"{name.lower()}_full[{s}]", fill=SKY, size=11,
+                     bold=True)
+            arrow(px + pw, bx - 1, row + row_h / 2, "TMA")
+            arrow(bx + 2 * bw, fx - 1, row + row_h / 2, "bytes")
+            arrow(fx + fw, cx - 1, row + row_h / 2, "wait")
+        for row, name, after in ((ke_row, "k", "after S"), (ve_row, "v", "after PV")):
+            svg.cell(bx, row, bw, row_h, f"{name}_empty[{s}]", fill=GREEN, size=11, bold=True)
+            svg.text(bx + bw + 6, row + row_h / 2 + 4, f"8 arrivals, {after}", size=10,
+                     anchor="start", fill=GREY)
+            # The label clear of the full barrier above.
+            arrow(cx, bx + bw + 112, row + row_h / 2, "arrive", middle=(fx + fw + cx) / 2)
+            arrow(bx, px + pw + 1, row + row_h / 2, "wait", dash="4,3")
+        y = ve_row + row_h + 5 + 6
+    bottom = y - 6
+    # The producer and the consumers, as tall as the tiles.
+    svg.rect(px, q_top, pw, bottom - q_top, fill=PALE, width=1.5)
+    svg.text(px + 8, q_top + 18, "Producer", size=12, anchor="start", bold=True)
+    svg.left_aligned(px + 8, q_top + 36, "WG 0, one", "thread: every", "TMA copy", size=11,
+                     step=15)
+    svg.rect(cx, q_top, cw, bottom - q_top, fill=PALE, width=1.5)
+    svg.text(cx + 8, q_top + 18, "Consumers", size=12, anchor="start", bold=True)
+    svg.left_aligned(cx + 8, q_top + 36, "WG 1: rows 0-63", "WG 2: rows 64-127", size=11,
+                     step=15)
+    svg.left_aligned(cx + 8, q_top + 76, "wgmma reads Q,", "K and V from", "shared memory,",
+                     "P from registers", size=10, step=14, fill=GREY)
+    svg.left_aligned(cx + 8, q_top + 148, "K goes back as", "soon as the scores", "are done, V "
+                     "after", "the product", size=10, step=14, fill=GREY)
+    return bottom
+
+
+def draw_parities(svg, x, top):
+    """(c) The parity each wait names in rounds 0-2 (round = t / 2), a narrow table at x.
+    Returns the y below it."""
+    widths = [36, 34, 50, 60]
+    svg.text(x, top + 12, "(c) Parity waited on", size=13, anchor="start", bold=True)
+    y = top + 20
+    cx = x
+    for w, head in zip(widths, ("round", "t", "k/v_full", "k/v_empty")):
+        svg.cell(cx, y, w, 20, head, fill=LIGHT, size=10, bold=True)
+        cx += w
+    y += 20
+    for r in range(3):
+        values = [(str(r), "white"), (f"{2 * r}, {2 * r + 1}", "white"),
+                  (str(r % 2), SKY), (str((r + 1) % 2) + ("*" if r == 0 else ""), GREEN)]
+        cx = x
+        for w, (value, fill) in zip(widths, values):
+            svg.cell(cx, y, w, 20, value, fill=fill, size=11, bold=fill != "white")
+            cx += w
+        y += 20
+    return svg.left_aligned(x, y + 16, "full: round % 2, the", "consumers' waits",
+                            "empty: (round + 1) % 2,", "the producer's waits",
+                            "* a fresh mbarrier counts as", "having completed parity 1:",
+                            "round 0's waits pass at once", "", "q_full, k_full, v_full: 1 "
+                            "arrival", "(arrive_and_expect_bytes) and", "the bytes it "
+                            "announced; q_full", "is waited on once, parity 0", size=10,
+                            step=14)
+
+
+def draw_producer_and_consumers():
+    svg = Svg(800, 700, "Step 4: warpgroup 0 issues every TMA copy, the Q tile once and the K "
+                        "and V tiles into two stages; warpgroups 1 and 2 compute 64 query rows "
+                        "each with wgmma, wait on k_full and v_full, give K back on k_empty "
+                        "once their scores are done and V on v_empty once their product is; "
+                        "the parity each wait names in rounds 0, 1 and 2")
+    svg.heading("Step 4 (a): a producer warpgroup runs up to 2 stages ahead of two consumers")
+    svg.left_aligned(20, 46, "384 threads = 3 warpgroups (WG). Time left to right, lengths "
+                             "schematic; key tile t (128 keys) uses stage t % 2, round t / 2.",
+                     size=12)
+    y = draw_step4_timeline(svg, 74)
+    svg.text(20, y + 24, "(b) The block's shared memory and its barriers", size=13,
+             anchor="start", bold=True)
+    top = y + 34
+    y = draw_step4_shared(svg, top)
+    draw_parities(svg, 610, top + 6)
+    y = svg.left_aligned(20, y + 18, "A tile: D / 64 boxes of 128 rows x 128 bytes (64 "
+                                     "dimensions), 128-byte swizzle; D = 128 drawn.", size=11)
+    svg.height = y - 6
+    return svg.render()
+
+
+# Step 5's figure, in schematic pixels of time at d = 128: one 64 x 128 x 128 wgmma (S or P V of
+# a warpgroup's tile) alone on the tensor cores, a tile's softmax (about 1 / 1.3 of it), issuing
+# a product (or a turn's two), and step 5's O rescale plus P's packing after the product.
+GEMM, SOFTMAX, ISSUE_PRODUCT, RESCALE = 56, 43, 6, 10
+STEP4_LAG = 4        # consumer 2 a little behind consumer 1 (the same barriers wake both)
+OVERLAP_END = 660    # the time drawn in both panels
+
+
+def step4_products():
+    """Step 4's two consumers, as one fluid simulation: each issues S of tile t, waits for it,
+    runs the softmax, issues P V, waits for it; the tensor cores split their rate evenly between
+    the warpgroups that have a product in flight (issued at about the same time, their wgmma
+    interleave). A product starts as its first wgmma is issued. Returns, per consumer, (what,
+    tile, start, end) with what one of "lag", "S", "softmax", "PV" (S and PV: from the issue to
+    the end of the wait for the product), and the tensor cores' busy pieces (start, end, the set
+    of products in flight)."""
+    programs = []
+    for c in range(2):
+        ops = [("lag", 0, STEP4_LAG, False)] if c else []
+        for t in range(8):
+            ops += [("S", t, GEMM, True), ("softmax", t, SOFTMAX, False),
+                    ("PV", t, GEMM, True)]
+        programs.append(ops)
+    at = [0, 0]                                    # the op each consumer is in
+    left = [programs[c][0][2] for c in range(2)]   # its time (or, on the tensor cores, work) left
+    began = [0.0, 0.0]
+    done = [[], []]
+    busy = []
+    now = 0.0
+    while now < OVERLAP_END:
+        on_cores = [c for c in range(2) if programs[c][at[c]][3]]
+        rate = {c: 1 / len(on_cores) if c in on_cores else 1 for c in range(2)}
+        step = min(left[c] / rate[c] for c in range(2))
+        if on_cores:
+            busy.append((now, now + step, frozenset(programs[c][at[c]][0] for c in on_cores)))
+        for c in range(2):
+            left[c] -= step * rate[c]
+        now += step
+        for c in range(2):
+            if left[c] <= 1e-9:
+                what, tile = programs[c][at[c]][:2]
+                done[c].append((what, tile, began[c], now))
+                at[c] += 1
+                left[c], began[c] = programs[c][at[c]][2], now
+    for c in range(2):  # what each is in at the end, cut there
+        what, tile = programs[c][at[c]][:2]
+        done[c].append((what, tile, began[c], OVERLAP_END))
+    # One piece per stretch of the same products.
+    merged = []
+    for start, end, what in busy:
+        if merged and merged[-1][2] == what and abs(merged[-1][1] - start) < 1e-9:
+            merged[-1] = (merged[-1][0], end, what)
+        else:
+            merged.append((start, end, what))
+    return done, merged
+
+
+def step5_products():
+    """Step 5's two consumers (pingpong_kernel): the turns alternate, consumer 1 (WG 1) first,
+    each taken once the other consumer has passed its previous one; a turn issues S of tile i
+    and P V of tile i - 1 (tile 0: S alone), and the tensor cores run the products in the order
+    the turns issued them, each alone (from its turn's start at the earliest). After its turn, a
+    consumer waits for S (wgmma_wait<1>), runs the softmax, waits for the product
+    (wgmma_wait<0>), rescales O and packs P. Returns the turns (consumer, tile, start, end),
+    the products (consumer, "S" or "PV", tile, start, end) and, per consumer, its pieces (what,
+    tile, start, end) with what one of "wait turn", "turn", "wait S", "softmax", "wait PV",
+    "rescale"."""
+    turns, products, pieces = [], [], [[], []]
+    ready, passed, cores = [0, 0], 0, 0
+    for k in range(16):
+        c, i = k % 2, k // 2
+        start = max(ready[c], passed)
+        if start >= OVERLAP_END:
+            break
+        if start > ready[c]:
+            pieces[c].append(("wait turn", i, ready[c], start))
+        turns.append((c, i, start, start + ISSUE_PRODUCT))
+        pieces[c].append(("turn", i, start, start + ISSUE_PRODUCT))
+        passed = start + ISSUE_PRODUCT
+        finished = {}
+        for what, tile in (("S", i), ("PV", i - 1)):
+            if tile >= 0:
+                begin = max(cores, start)
+                cores = begin + GEMM
+                products.append((c, what, tile, begin, cores))
+                finished[what] = cores
+        pieces[c].append(("wait S", i, passed, max(passed, finished["S"])))
+        softmax_end = finished["S"] + SOFTMAX
+        pieces[c].append(("softmax", i, finished["S"], softmax_end))
+        after = softmax_end
+        if "PV" in finished and finished["PV"] > softmax_end:
+            pieces[c].append(("wait PV", i, softmax_end, finished["PV"]))
+            after = finished["PV"]
+        pieces[c].append(("rescale", i, after, after + RESCALE))
+        ready[c] = after + RESCALE
+    return turns, products, pieces
+
+
+def clipped(svg, x0, x, w, y, h, label, fill, size=9, **style):
+    """A box of the overlap figure, cut at OVERLAP_END; its label only where it fits."""
+    w = min(w, OVERLAP_END - x)
+    if w <= 0:
+        return
+    svg.rect(x0 + x, y, w, h, fill=fill, stroke=style.get("stroke", INK))
+    if label and len(label) * size * 0.5 + 4 <= w:
+        svg.text(x0 + x + w / 2, y + h / 2 + size * 0.36, label, size=size,
+                 fill=style.get("text_fill", INK), bold=style.get("bold", False))
+
+
+def clipped_wait(svg, x0, x, w, y, h, label):
+    """A wait of the overlap figure, cut at OVERLAP_END; its label only where it fits."""
+    w = min(w, OVERLAP_END - x)
+    if w > 0:
+        waiting(svg, x0 + x, y, w, h, label if len(label) * 4.5 + 10 <= w else "")
+
+
+def time_axis(svg, x0, y):
+    """The arrow of time under a panel of the overlap figure; returns y."""
+    svg.line(x0, y, x0 + OVERLAP_END + 20, y, arrow=True)
+    svg.text(x0 - 10, y + 4, "time", size=11, anchor="end")
+    return y
+
+
+def draw_two_overlaps():
+    svg = Svg(800, 700, "Step 4 against step 5 on one time scale: in step 4 the two consumer "
+                        "warpgroups run S, softmax and P V in step, their products share the "
+                        "tensor cores and the tensor cores idle through every softmax; in step 5 "
+                        "each turn issues S of tile t with P V of tile t - 1, the softmax runs "
+                        "while that product does, and the two warpgroups take turns, so the "
+                        "tensor cores always have a product to run")
+    svg.heading("Step 5: two overlaps keep the tensor cores busy through the softmax")
+    svg.left_aligned(20, 46, "Time left to right, the same scale in both panels, d = 128: one "
+                             "64 x 128 x 128 wgmma (S or P V of one warpgroup's tile)",
+                     "alone on the tensor cores takes about 1.3 times that tile's softmax "
+                     "(FP32 units: exponentials, max, sums). Lengths schematic.", size=12,
+                     step=17)
+    x0, lane_h = 110, 22
+
+    def names(rows):
+        for y, name, note in rows:
+            svg.text(x0 - 10, y + 10, name, size=12, anchor="end", bold=True)
+            svg.text(x0 - 10, y + 21, note, size=9, anchor="end", fill=GREY)
+
+    def ends(rows):
+        for y in rows:
+            svg.text(x0 + OVERLAP_END + 5, y + lane_h / 2 + 4, "...", size=14, anchor="start")
+
+    # Step 4: the two consumers in step.
+    top = 102
+    svg.text(20, top - 12, "Step 4: per tile, S, wait, softmax, P V, wait; both consumers at "
+                           "about the same time", size=13, anchor="start", bold=True)
+    wg = [top, top + 30]
+    cores = top + 66
+    names([(wg[0], "WG 1", "consumer"), (wg[1], "WG 2", "consumer"),
+           (cores, "tensor cores", "both WGs' wgmma")])
+    done, busy = step4_products()
+    for c, pieces in enumerate(done):
+        for what, tile, start, end in pieces:
+            if what in ("S", "PV"):  # the issue, then the wait
+                clipped(svg, x0, start, ISSUE_PRODUCT, wg[c], lane_h, "",
+                        ORANGE if what == "S" else YELLOW)
+                clipped_wait(svg, x0, start + ISSUE_PRODUCT, end - start - ISSUE_PRODUCT,
+                             wg[c], lane_h, f"wait {what}{tile}")
+            elif what == "softmax":
+                clipped(svg, x0, start, end - start, wg[c], lane_h, "softmax", LIGHT)
+            elif what == "lag":
+                clipped_wait(svg, x0, start, end - start, wg[c], lane_h, "")
+    last = 0
+    for start, end, what in busy:
+        if start > last + 1e-9:
+            clipped_wait(svg, x0, last, start - last, cores, lane_h, "idle")
+        last = end
+        if what == {"S"} or what == {"PV"}:
+            kind = next(iter(what))
+            fill = ORANGE if kind == "S" else YELLOW
+            clipped(svg, x0, start, end - start, cores, lane_h, f"{kind} of WG 1 and WG 2",
+                    fill)
+        else:  # the tail of one's P V under the start of the other's S: half and half
+            clipped(svg, x0, start, end - start, cores, lane_h / 2, "", ORANGE)
+            clipped(svg, x0, start, end - start, cores + lane_h / 2, lane_h / 2, "", YELLOW)
+    ends(wg + [cores])
+    y = time_axis(svg, x0, cores + lane_h + 14)
+    y = svg.left_aligned(20, y + 18,
+                         "Both wait for the same tiles and run the same code: their products "
+                         "share the tensor cores (each at half rate), and their",
+                         "softmaxes fall together: the tensor cores idle through every one of "
+                         "them.", size=11, step=15)
+
+    # Step 5: turns, each issuing S t with P V t - 1.
+    top = y + 34
+    svg.text(20, top - 18, "Step 5: (a) S t and P V t - 1 issued in one turn; (b) the two "
+                           "consumers take turns", size=13, anchor="start", bold=True)
+    wg = [top, top + lane_h + 26]
+    cores = wg[1] + lane_h + 22
+    names([(wg[0], "WG 1", "consumer"), (wg[1], "WG 2", "consumer"),
+           (cores, "tensor cores", "in turn order")])
+    turns, products, pieces = step5_products()
+    colours = {"S": ORANGE, "PV": YELLOW}
+    marks = []
+    for c, mine in enumerate(pieces):
+        edge = wg[c] if c == 0 else wg[c] + lane_h  # WG 1's labels and marks above, WG 2's below
+        for what, tile, start, end in mine:
+            if what == "turn":
+                clipped(svg, x0, start, end - start, wg[c], lane_h, "", BLUE)
+                svg.text(x0 + start, edge + (-4 if c == 0 else 12), "turn", size=9,
+                         anchor="start", fill=BLUE, bold=True)
+            elif what == "wait S":
+                clipped_wait(svg, x0, start, end - start, wg[c], lane_h,
+                             f"wait<{1 if tile else 0}>: S{tile}")
+                marks.append((end, edge, "k"))
+            elif what == "softmax":
+                clipped(svg, x0, start, end - start, wg[c], lane_h, "softmax", LIGHT)
+            elif what in ("wait PV", "wait turn"):
+                clipped_wait(svg, x0, start, end - start, wg[c], lane_h, "")
+            elif what == "rescale":
+                if tile:
+                    marks.append((start, edge, "v"))
+                clipped(svg, x0, start, end - start, wg[c], lane_h, "r", PURPLE, bold=True)
+    for x, y, mark in marks:
+        if x < OVERLAP_END:
+            svg.cell(x0 + x - 5, y - 5, 10, 10, mark, fill=GREEN, size=8, bold=True)
+    # The handoffs: a turn's bar.arrive on the other's barrier, to the other's next bar.sync
+    # (the arrow's tip on the middle of that turn).
+    for (c, _, _, passed), (_, _, taken, _) in zip(turns, turns[1:]):
+        tip = taken + ISSUE_PRODUCT / 2
+        if tip < OVERLAP_END:
+            if c == 0:
+                svg.line(x0 + passed, wg[0] + lane_h + 1, x0 + tip, wg[1] - 2, arrow=True)
+            else:
+                svg.line(x0 + passed, wg[1] - 1, x0 + tip, wg[0] + lane_h + 2, arrow=True)
+    for c, what, tile, start, end in products:
+        clipped(svg, x0, start, end - start, cores, lane_h, f"WG {c + 1}: {what}{tile}",
+                colours[what])
+    ends(wg + [cores])
+    y = time_axis(svg, x0, cores + lane_h + 14)
+    y = svg.left_aligned(20, y + 20,
+                         "(a) In a warpgroup: a turn issues S t, then P V t - 1. Groups complete "
+                         "in order: wgmma_wait<1> returns once S t is done,",
+                         "and the softmax of tile t runs while P V t - 1 is on the tensor cores. "
+                         "After wgmma_wait<0>, O is rescaled by the factor",
+                         "the softmax kept, and P t is packed (r). K t goes back after S t, "
+                         "V t - 1 after P V t - 1.", size=11, step=15)
+    y = svg.left_aligned(20, y + 4,
+                         "(b) Between the warpgroups: each passes the turn on (arrows; WG 2 "
+                         "passes once before its first, so WG 1 starts), so their",
+                         "products never interleave: one's run while the other waits or runs its "
+                         "softmax, their softmaxes never coincide, and the",
+                         "next turn's products are always queued: the tensor cores never idle.",
+                         size=11, step=15)
+
+    # The legend, two marks or three a line.
+    legend = [
+        [(("", BLUE), "turn: bar.sync on my named barrier (WG 1: 1, WG 2: 2), issue, bar.arrive "
+                      "on the other's"),
+         (("r", PURPLE), "O *= kept factor; pack P")],
+        [(("S", ORANGE), "S = Q K^T"), (("PV", YELLOW), "O += P V (step 4's small boxes: "
+                                                       "their issue)"),
+         (("sm", LIGHT), "mask, softmax"), (None, "wait")],
+        [(("k", GREEN), "arrive on k_empty: K given back"),
+         (("v", GREEN), "arrive on v_empty: V given back (lane 0 of each warp)")],
+    ]
+    for items in legend:
+        y += 4
+        x = 20
+        for mark, meaning in items:
+            if mark:
+                svg.cell(x, y, 22, 14, mark[0], fill=mark[1], size=9, bold=True)
+            else:
+                waiting(svg, x, y, 22, 14, "")
+            svg.text(x + 30, y + 11, meaning, size=11, anchor="start")
+            x += 30 + len(meaning) * 11 * 0.5 + 22
+        y += 16
+    svg.height = y + 4
+    return svg.render()
+
+
 FIGURES = {
     "accumulator-is-a-fragment.svg": draw_accumulator_is_a_fragment,
     "flash-loop.svg": draw_flash_loop,
     "pipeline-and-swizzle.svg": draw_pipeline_and_swizzle,
+    "producer-and-consumers.svg": draw_producer_and_consumers,
+    "two-overlaps.svg": draw_two_overlaps,
 }
