@@ -147,9 +147,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   // TODO (step 5): tile 0's scores alone; then for each later tile t, its scores and tile
   //       t - 1's O += P V issued in one turn, tile t's softmax while that product runs (K of
   //       tile t given back once its scores are done), and O rescaled (and V of tile t - 1
-  //       given back) once the product is done; last, tile T - 1's
-  //       product. Every turn taken is passed to the other consumer, except consumer 1's last:
-  //       consumer 0 has no turn left to take.
+  //       given back) once the product is done; last, tile T - 1's product. Every turn taken
+  //       is passed to the other consumer, except consumer 1's last: consumer 0 has no turn
+  //       left to take.
   wait(&barriers.k_full[0], 0);
   wait_for_turn(consumer);
   ready_made::issue_scores<D>(s, q_rows, ring.k(0));
