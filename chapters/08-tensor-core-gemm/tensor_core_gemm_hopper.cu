@@ -2,42 +2,19 @@
 // matrix is laid out, what the watchdog of the barrier waits reports (course/watchdog.hpp arms
 // it), and the probe that says whether the GPU runs the sm_90a code. Compiled like steps 5 and 6 (common/chapter.meson: sm90a_args).
 #include <cuda.h>
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <stdexcept>
 #include <string>
 
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
+#include "course/tensor_map.hpp"
 #include "tensor_core_gemm.cuh"
 #include "tensor_core_gemm_hopper.cuh"
 
 namespace tensor_core_gemm {
 
 namespace {
-
-// cuTensorMapEncodeTiled is a driver API function; the runtime hands out its address, so the
-// course needs no link with libcuda.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static PFN_cuTensorMapEncodeTiled_v12000 function = [] {
-    void* address = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-    COURSE_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &address, 12000,
-                                                  cudaEnableDefault, &found));
-#else
-    COURSE_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &address, cudaEnableDefault,
-                                         &found));
-#endif
-    if (found != cudaDriverEntryPointSuccess || address == nullptr) {
-      throw std::runtime_error(
-          "the CUDA driver has no cuTensorMapEncodeTiled: steps 4-6 need a driver for CUDA "
-          "12.0 or newer (./course doctor checks the driver)");
-    }
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(address);
-  }();
-  return function;
-}
 
 __global__ void sm90a_probe(int* answer) {
 #if defined(TENSOR_CORE_GEMM_HOPPER)
@@ -58,7 +35,7 @@ CUtensorMap make_tensor_map(const __half* matrix, int rows, int columns, int ld,
   const cuuint32_t box[2] = {static_cast<cuuint32_t>(box_columns),
                              static_cast<cuuint32_t>(box_rows)};
   const cuuint32_t element_stride[2] = {1, 1};
-  const CUresult result = encode_tiled()(
+  const CUresult result = course::tensor_map_encoder()(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<__half*>(matrix), size, stride, box,
       element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

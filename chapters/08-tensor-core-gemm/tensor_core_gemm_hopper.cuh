@@ -19,6 +19,7 @@
 
 #include <cstdint>
 
+#include "course/hopper.cuh"
 #include "tensor_core_gemm.cuh"  // kRingStages, kRingSharedBytes
 #include "tensor_core_gemm_device.cuh"
 
@@ -30,6 +31,9 @@
 #endif
 
 namespace tensor_core_gemm::hopper {
+
+// The Hopper wrappers that chapter 11 shares (course/hopper.cuh) under this namespace's names.
+using namespace course::hopper;
 
 // ---- The ring of steps 4-6 --------------------------------------------------------------------
 // The block tile of tensor_core_gemm_device.cuh (BM x BN, slices of BK) through a ring of
@@ -58,66 +62,10 @@ static_assert(kConsumerWarps == kTileWarps && kConsumerWarps == kConsumers * 4, 
 // kernel did not finish within 4 s: ...").
 using course::Watchdog;
 
-// ---- mbarrier: a barrier in shared memory that counts arrivals AND bytes ----------------------
-// A phase completes when `count` threads have arrived and every byte announced with
-// arrive_and_expect_bytes() has been written by the TMA. Each completion flips the barrier's
-// phase parity (0, 1, 0, ...); a waiter names the parity of the phase it waits for.
-
-// mbarrier.init: `count` arrivals per phase. Once, by one thread, before anyone uses it; then
-// fence_barrier_init() and __syncthreads().
-__device__ __forceinline__ void barrier_init(std::uint64_t* barrier, unsigned count) {
-#if defined(TENSOR_CORE_GEMM_TMA)
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)),
-               "r"(count)
-               : "memory");
-#endif
-}
-
-// Makes the initialised barriers visible to the TMA (the "async proxy"), which completes them.
-__device__ __forceinline__ void fence_barrier_init() {
-#if defined(TENSOR_CORE_GEMM_TMA)
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
-
-// mbarrier.arrive.expect_tx: this thread arrives, and the current phase will also wait for
-// `bytes` more bytes of TMA copies (which name this barrier) to land.
-__device__ __forceinline__ void arrive_and_expect_bytes(std::uint64_t* barrier, unsigned bytes) {
-#if defined(TENSOR_CORE_GEMM_TMA)
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
-                   shared_address(barrier)),
-               "r"(bytes)
-               : "memory");
-#endif
-}
-
-// mbarrier.arrive: this thread arrives (one of the `count` of the phase).
-__device__ __forceinline__ void arrive(std::uint64_t* barrier) {
-#if defined(TENSOR_CORE_GEMM_TMA)
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier))
-               : "memory");
-#endif
-}
-
-// mbarrier.try_wait.parity: true once the phase with parity `parity` has completed. A barrier
-// that was just initialised counts as having completed a phase of parity 1 (so the first wait
-// of a stage that starts empty, on parity 1, passes at once).
-__device__ __forceinline__ bool phase_completed(std::uint64_t* barrier, int parity) {
-  std::uint32_t done = 1;
-#if defined(TENSOR_CORE_GEMM_TMA)
-  asm volatile(
-      "{\n"
-      ".reg .pred p;\n"
-      "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-      "selp.u32 %0, 1, 0, p;\n"
-      "}\n"
-      : "=r"(done)
-      : "r"(shared_address(barrier)), "r"(parity)
-      : "memory");
-#endif
-  return done != 0;
-}
+// ---- mbarrier -------------------------------------------------------------------------------
+// barrier_init, fence_barrier_init, arrive_and_expect_bytes, arrive and phase_completed are
+// course/hopper.cuh's (chapter 11 uses them too), commented there; the wait with the watchdog is
+// this chapter's.
 
 // Waits for the phase of parity `parity` of `barrier` (the ring's stage `stage`, for the
 // report), at most the watchdog's budget; then reports and traps.
@@ -184,52 +132,11 @@ __device__ __forceinline__ Ring make_ring(unsigned char* dynamic_shared, std::ui
 }
 
 // ---- wgmma: warpgroup matrix multiply-accumulate from shared memory ---------------------------
-// A shared-memory matrix descriptor (64 bits) tells wgmma where a tile is and how it is laid
-// out: the start address, two strides in bytes, and the swizzle. Both of this chapter's tiles
-// are in "128-byte swizzle" atoms as the TMA writes them: 8 rows of 128 bytes (1024 bytes), the
-// 16-byte pieces of row r XORed with r % 8. `leading_bytes` and `stride_bytes` are the distances
-// between atoms:
-//  - K-major (A: rows of k): stride_bytes = 1024 from one 8-row group to the next along m;
-//    leading_bytes is not used with this swizzle (steps 5 and 6 pass 16: the field holds
-//    bytes / 16);
-//  - MN-major (B: rows of n): leading_bytes from one 64-column atom to the next along n,
-//    stride_bytes = 1024 from one 8-row group of k to the next.
-__device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile,
-                                                           unsigned leading_bytes,
-                                                           unsigned stride_bytes) {
-  const std::uint64_t address = shared_address(tile);
-  return ((address & 0x3FFFF) >> 4)                                  // bits 0-13: address / 16
-         | (static_cast<std::uint64_t>((leading_bytes >> 4) & 0x3FFF) << 16)  // bits 16-29
-         | (static_cast<std::uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32)   // bits 32-45
-         | (std::uint64_t{1} << 62);                                 // bits 62-63: 128-byte swizzle
-}
-
-// wgmma.fence: orders this warpgroup's earlier accesses to the registers a wgmma uses (the
-// accumulators) before the wgmma that follow: required before the first wgmma, and after other
-// instructions touched the accumulators. It does not order shared memory: tiles written with
-// ordinary stores would need fence.proxy.async before wgmma reads them; here the TMA writes
-// them, and the mbarrier wait that sees its bytes makes them visible to wgmma.
-__device__ __forceinline__ void wgmma_fence() {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-
-// wgmma.commit_group: the wgmma issued since the last commit form one group.
-__device__ __forceinline__ void wgmma_commit() {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-
-// wgmma.wait_group PENDING: waits until at most PENDING groups are unfinished. Only after it
-// may the accumulators be read, or the shared tiles of the finished groups be overwritten.
-template <int PENDING>
-__device__ __forceinline__ void wgmma_wait() {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
-#endif
-}
+// matrix_descriptor, wgmma_fence, wgmma_commit and wgmma_wait are course/hopper.cuh's, commented
+// there. This chapter's two tiles are both in 128-byte swizzle atoms as the TMA writes them: A is
+// K-major (stride_bytes = 1024 from one 8-row group to the next along m; steps 5 and 6 pass 16
+// for the unused leading_bytes), B is N-major (leading_bytes from one 64-column atom to the next
+// along n, stride_bytes = 1024 from one 8-row group of k to the next).
 
 // Keeps the compiler from moving accesses of the accumulators across the asynchronous wgmma.
 __device__ __forceinline__ void keep_in_registers(float (&d)[128]) {
@@ -284,21 +191,7 @@ __device__ __forceinline__ void wgmma_m64n256k16(float (&d)[128], std::uint64_t 
 #endif
 }
 
-// setmaxnreg: a warpgroup gives registers back (DEC) or takes more (INC), so that the
-// consumers, which hold 128 accumulators per thread, get the registers the producer does not
-// need. Every warp of the warpgroup must execute it with the same count.
-template <int REGISTERS>
-__device__ __forceinline__ void release_registers() {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
-#endif
-}
-template <int REGISTERS>
-__device__ __forceinline__ void claim_registers() {
-#if defined(TENSOR_CORE_GEMM_HOPPER)
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
-#endif
-}
+// setmaxnreg (release_registers, claim_registers): course/hopper.cuh's.
 
 }  // namespace tensor_core_gemm::hopper
 

@@ -1,7 +1,6 @@
-// Host side of chapter 11's step 4, ready-made: the TMA descriptions of Q, K and V, and the probe
-// that says whether the GPU runs the sm_90a code. Compiled like step 4 (for sm_90a too).
+// Host side of chapter 11's steps 4 and 5, ready-made: the TMA descriptions of Q, K and V, and
+// the probe that says whether the GPU runs the sm_90a code. Compiled for sm_90a too.
 #include <cuda.h>
-#include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <stdexcept>
 #include <string>
@@ -10,33 +9,11 @@
 #include "attention_hopper.cuh"
 #include "course/device_buffer.hpp"
 #include "course/errors.hpp"
+#include "course/tensor_map.hpp"
 
 namespace attention {
 
 namespace {
-
-// cuTensorMapEncodeTiled is a driver API function; the runtime hands out its address, so the
-// course needs no link with libcuda.
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static PFN_cuTensorMapEncodeTiled_v12000 function = [] {
-    void* address = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-#if CUDART_VERSION >= 12050
-    COURSE_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &address, 12000,
-                                                  cudaEnableDefault, &found));
-#else
-    COURSE_CHECK(cudaGetDriverEntryPoint("cuTensorMapEncodeTiled", &address, cudaEnableDefault,
-                                         &found));
-#endif
-    if (found != cudaDriverEntryPointSuccess || address == nullptr) {
-      throw std::runtime_error(
-          "the CUDA driver has no cuTensorMapEncodeTiled: step 4 needs a driver for CUDA 12.0 "
-          "or newer (./course doctor checks the driver)");
-    }
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(address);
-  }();
-  return function;
-}
 
 __global__ void sm90a_probe(int* answer) {
 #if defined(ATTENTION_HOPPER)
@@ -65,7 +42,7 @@ CUtensorMap make_head_map(const __half* array, const Shape& shape) {
                                 "spans 2^40 bytes or more, past what the TMA addresses (steps 4 "
                                 "and 5); split it into shorter sequences");
   }
-  const CUresult result = encode_tiled()(
+  const CUresult result = course::tensor_map_encoder()(
       &map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 4, const_cast<__half*>(array), size, stride, box,
       element_stride, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
       CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);

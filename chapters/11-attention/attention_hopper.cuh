@@ -17,6 +17,7 @@
 
 #include "attention.cuh"
 #include "attention_device.cuh"  // shared_address (and it includes this file at its end)
+#include "course/hopper.cuh"
 
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
 #define ATTENTION_TMA 1
@@ -50,49 +51,16 @@ struct BoxedTile {
 
 namespace hopper {
 
-// ---- mbarrier: a barrier in shared memory that counts arrivals AND bytes ------------------------
-// A phase completes when `count` threads have arrived and every byte announced with
-// arrive_and_expect_bytes() has been written by the TMA. Each completion flips the barrier's
-// phase parity (0, 1, 0, ...); a waiter names the parity of the phase it waits for. A barrier
-// that was just initialised counts as having completed a phase of parity 1, so the first wait on
-// parity 1 passes at once (a stage that starts empty).
+// The Hopper wrappers that chapter 08 shares (course/hopper.cuh, commented there): the mbarriers
+// (barrier_init, fence_barrier_init, arrive_and_expect_bytes, arrive), the wgmma descriptor and
+// group fences (matrix_descriptor, wgmma_fence, wgmma_commit, wgmma_wait), and setmaxnreg
+// (release_registers, claim_registers).
+using namespace course::hopper;
 
-// mbarrier.init: `count` arrivals per phase. Once, by one thread, before anyone uses it; then
-// fence_barrier_init() and __syncthreads().
-__device__ __forceinline__ void barrier_init(std::uint64_t* barrier, unsigned count) {
-#if defined(ATTENTION_TMA)
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(shared_address(barrier)),
-               "r"(count)
-               : "memory");
-#endif
-}
-
-// Makes the initialised barriers visible to the TMA (the "async proxy"), which completes them.
-__device__ __forceinline__ void fence_barrier_init() {
-#if defined(ATTENTION_TMA)
-  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
-  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-#endif
-}
-
-// mbarrier.arrive.expect_tx: this thread arrives, and the current phase will also wait for
-// `bytes` more bytes of TMA copies (which name this barrier) to land.
-__device__ __forceinline__ void arrive_and_expect_bytes(std::uint64_t* barrier, unsigned bytes) {
-#if defined(ATTENTION_TMA)
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(
-                   shared_address(barrier)),
-               "r"(bytes)
-               : "memory");
-#endif
-}
-
-// mbarrier.arrive: this thread arrives (one of the `count` of the phase).
-__device__ __forceinline__ void arrive(std::uint64_t* barrier) {
-#if defined(ATTENTION_TMA)
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(shared_address(barrier))
-               : "memory");
-#endif
-}
+// ---- mbarrier: waiting for a phase --------------------------------------------------------------
+// A phase completes when `count` threads have arrived and every byte announced has landed; each
+// completion flips the barrier's parity, and a fresh barrier counts as having completed a phase
+// of parity 1 (course/hopper.cuh).
 
 // Waits until the phase of parity `parity` of `barrier` has completed. A wait that can never end
 // (bytes announced that never come, an arrival that never happens, the wrong parity) spins until
@@ -129,53 +97,14 @@ __device__ __forceinline__ void tma_load_box(void* destination, const CUtensorMa
 #endif
 }
 
-// ---- wgmma: warpgroup matrix multiply-accumulate -----------------------------------------------
+// ---- wgmma: warpgroup matrix multiply-accumulate ----------------------------------------------
 // A warpgroup (4 consecutive warps, 128 threads) issues each wgmma together. It reads B (and A,
-// when A is not in registers) from shared memory through 64-bit matrix descriptors: the start
-// address, two distances in bytes, and the swizzle. Every tile here is in "128-byte swizzle"
-// atoms as the TMA writes them: 8 rows of 128 bytes (1024 bytes), the 16-byte pieces of row r
-// XORed with r % 8. `leading_bytes` and `stride_bytes` are the distances between atoms:
-//  - K-major (rows along m or n, the 16 k values of a row contiguous: Q and K, whose rows are
-//    tokens and whose dimensions are k): stride_bytes = 1024 from one 8-row group to the next;
-//    leading_bytes is not used with this swizzle (pass 16);
-//  - MN-major (rows along k, n contiguous: V, whose rows are keys = k and whose dimensions are
-//    n): leading_bytes from one 64-column box to the next along n, stride_bytes = 1024 from one
-//    8-row group of k to the next.
-__device__ __forceinline__ std::uint64_t matrix_descriptor(const void* tile,
-                                                           unsigned leading_bytes,
-                                                           unsigned stride_bytes) {
-  const std::uint64_t address = shared_address(tile);
-  return ((address & 0x3FFFF) >> 4)                                  // bits 0-13: address / 16
-         | (static_cast<std::uint64_t>((leading_bytes >> 4) & 0x3FFF) << 16)  // bits 16-29
-         | (static_cast<std::uint64_t>((stride_bytes >> 4) & 0x3FFF) << 32)   // bits 32-45
-         | (std::uint64_t{1} << 62);                                 // bits 62-63: 128-byte swizzle
-}
-
-// wgmma.fence: orders this warpgroup's earlier register accesses (to the accumulators, and to
-// the A registers of wgmma_pv) before the wgmma that follow. Required before the first wgmma of
-// a batch whenever ordinary instructions wrote those registers since the last wgmma_wait.
-__device__ __forceinline__ void wgmma_fence() {
-#if defined(ATTENTION_HOPPER)
-  asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-#endif
-}
-
-// wgmma.commit_group: the wgmma issued since the last commit form one group.
-__device__ __forceinline__ void wgmma_commit() {
-#if defined(ATTENTION_HOPPER)
-  asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-#endif
-}
-
-// wgmma.wait_group PENDING: waits until at most PENDING of this warpgroup's groups are
-// unfinished. Only then may their accumulators be read, or the shared tiles they read be
-// overwritten.
-template <int PENDING>
-__device__ __forceinline__ void wgmma_wait() {
-#if defined(ATTENTION_HOPPER)
-  asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(PENDING) : "memory");
-#endif
-}
+// when A is not in registers) from shared memory through 64-bit matrix descriptors
+// (matrix_descriptor: the address, two distances, the 128-byte swizzle of the TMA's boxes). Q and
+// K hold each token's dimensions contiguously: K-major for S = Q K^T, stride 1024 bytes from one
+// 8-row group to the next, leading distance unused (16). V's rows are keys, the k of O += P V,
+// with its dimensions (n) contiguous: MN-major, leading distance from one 64-dimension box to the
+// next, stride 1024 bytes from one group of 8 keys to the next.
 
 // Keeps the compiler from moving accesses of accumulators across the asynchronous wgmma: call it
 // on them after wgmma_wait.
@@ -186,22 +115,6 @@ __device__ __forceinline__ void keep_in_registers(float (&d)[J][4]) {
 #pragma unroll
     for (int e = 0; e < 4; ++e) asm volatile("" : "+f"(d[j][e])::"memory");
   }
-}
-
-// setmaxnreg: a warpgroup gives registers back (DEC) or takes more (INC), so that the consumers,
-// which hold the scores and the output accumulators, get the registers the producer does not
-// need. Every warp of the warpgroup executes it with the same count.
-template <int REGISTERS>
-__device__ __forceinline__ void release_registers() {
-#if defined(ATTENTION_HOPPER)
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
-#endif
-}
-template <int REGISTERS>
-__device__ __forceinline__ void claim_registers() {
-#if defined(ATTENTION_HOPPER)
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGISTERS));
-#endif
 }
 
 // bar.sync / bar.arrive on a named barrier (1-15; __syncthreads() is barrier 0) that completes
