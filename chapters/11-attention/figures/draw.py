@@ -684,9 +684,8 @@ def draw_parities(svg, x, top):
             svg.cell(cx, y, w, 20, value, fill=fill, size=11, bold=fill != "white")
             cx += w
         y += 20
-    return svg.left_aligned(x, y + 16, "full: round % 2, the", "consumers' waits",
-                            "empty: (round + 1) % 2,", "the producer's waits",
-                            "* a fresh mbarrier counts as", "having completed parity 1:",
+    return svg.left_aligned(x, y + 16, "full: the consumers' waits;", "empty: the producer's",
+                            "waits", "* a fresh mbarrier counts as", "having completed parity 1:",
                             "round 0's waits pass at once", "", "q_full, k_full, v_full: 1 "
                             "arrival", "(arrive_and_expect_bytes) and", "the bytes it "
                             "announced; q_full", "is waited on once, parity 0", size=10,
