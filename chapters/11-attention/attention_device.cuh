@@ -104,15 +104,21 @@ struct PaddedRows {
 };
 
 // Rows [first, first + kRows) of one (batch, head) of a [batch][tokens][heads][D] array into a
-// shared tile laid out by Layout, 16 bytes per cp.async, by kThreads threads; rows at or past
-// `tokens` become zeros (their scores are masked; zeros keep them finite). Commits nothing.
+// shared tile laid out by Layout, 16 bytes per cp.async, by the block's kThreads threads; rows
+// at or past `tokens` become zeros (their scores are masked; zeros keep them finite). Commits
+// nothing. Each thread copies the same 16-byte column of every kThreads / (D / 8)-th row: its
+// column, and its rows' place in the layout, are worked out once, not once per copy.
 template <int D, int kRows, int kThreads, class Layout>
 __device__ __forceinline__ void copy_rows_async(__half* tile, const __half* head, int first,
                                                 int tokens, int row_stride) {
   constexpr int kPiecesPerRow = D / 8;
-#pragma unroll 4
-  for (int piece = threadIdx.x; piece < kRows * kPiecesPerRow; piece += kThreads) {
-    const int row = piece / kPiecesPerRow, column = (piece % kPiecesPerRow) * 8;
+  constexpr int kRowsPerPass = kThreads / kPiecesPerRow;
+  static_assert(kThreads % kPiecesPerRow == 0 && kRows % kRowsPerPass == 0,
+                "every thread copies the same number of whole 16-byte pieces");
+  const int my_row = threadIdx.x / kPiecesPerRow, column = (threadIdx.x % kPiecesPerRow) * 8;
+#pragma unroll
+  for (int pass = 0; pass < kRows / kRowsPerPass; ++pass) {
+    const int row = my_row + pass * kRowsPerPass;
     const bool inside = first + row < tokens;
     const __half* source =
         head + static_cast<long long>(inside ? first + row : 0) * row_stride + column;
