@@ -466,6 +466,19 @@ def waiting(svg, x, y, w, h, label, size=9):
         svg.text(x + w / 2, y + h / 2 + 3.5, label, size=size)
 
 
+def legend_row(svg, y, items, char_width, gap):
+    """One row of a timeline's legend at height y: each item a cell with its mark (or, for None,
+    a wait) and its meaning beside it; char_width (a share of the font size) and gap space them."""
+    x = 20
+    for mark, meaning in items:
+        if mark:
+            svg.cell(x, y, 22, 14, mark[0], fill=mark[1], size=9, bold=True)
+        else:
+            waiting(svg, x, y, 22, 14, "")
+        svg.text(x + 30, y + 11, meaning, size=11, anchor="start")
+        x += 30 + len(meaning) * 11 * char_width + gap
+
+
 def draw_step4_timeline(svg, top):
     """(a) The three warpgroups and the two stages (K above V in each) over time. Returns the y
     below it."""
@@ -582,14 +595,7 @@ def draw_step4_timeline(svg, top):
     ]
     for items in legend:
         y += 17
-        x = 20
-        for mark, meaning in items:
-            if mark:
-                svg.cell(x, y, 22, 14, mark[0], fill=mark[1], size=9, bold=True)
-            else:
-                waiting(svg, x, y, 22, 14, "")
-            svg.text(x + 30, y + 11, meaning, size=11, anchor="start")
-            x += 30 + len(meaning) * 11 * 0.55 + 24
+        legend_row(svg, y, items, 0.55, 24)
     return y + 14
 
 
@@ -977,14 +983,7 @@ def draw_two_overlaps():
     ]
     for items in legend:
         y += 4
-        x = 20
-        for mark, meaning in items:
-            if mark:
-                svg.cell(x, y, 22, 14, mark[0], fill=mark[1], size=9, bold=True)
-            else:
-                waiting(svg, x, y, 22, 14, "")
-            svg.text(x + 30, y + 11, meaning, size=11, anchor="start")
-            x += 30 + len(meaning) * 11 * 0.5 + 22
+        legend_row(svg, y, items, 0.5, 22)
         y += 16
     svg.height = y + 4
     return svg.render()
