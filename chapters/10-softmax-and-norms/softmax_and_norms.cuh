@@ -49,9 +49,11 @@ inline constexpr int kWarpRowMaxCols = 1024;
 inline constexpr int kChunkCols = 16384;
 inline constexpr int kStep4Threads = 256;
 // Step 6: a row is cut into slices, one block each, and the blocks of a row form one thread block
-// cluster (compute capability 9.0): as many blocks as keep a slice at most kClusterSliceCols
-// columns, at most kMaxClusterBlocks (16: beyond the portable 8, which H100 and H200 allow; 8
-// elsewhere, with longer slices). Rows up to kMaxClusterCols columns stay on chip.
+// cluster (compute capability 9.0). Rows longer than 8 slices of kClusterSliceCols columns whose
+// length is a multiple of 4: clusters of 8 blocks. Other rows: as many blocks as keep a slice at
+// most kClusterSliceCols columns (2 at least), at most kMaxClusterBlocks (16: beyond the portable
+// 8, which H100 and H200 allow; 8 elsewhere, with longer slices). Rows up to kMaxClusterCols
+// columns stay on chip.
 inline constexpr int kClusterSliceCols = 8192;
 inline constexpr int kMaxClusterBlocks = 16;
 inline constexpr long long kMaxClusterCols = 262144;

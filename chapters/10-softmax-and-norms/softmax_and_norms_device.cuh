@@ -12,6 +12,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "course/hopper.cuh"
 #include "softmax_and_norms.cuh"
 
 namespace softmax_and_norms {
@@ -67,23 +68,31 @@ __device__ __forceinline__ Moments shuffle_xor(Moments value, int lane_mask) {
           shuffle_xor(value.m2, lane_mask)};
 }
 
-// ---- Step 6: a barrier of the whole cluster that orders nothing by itself --------------------------
-// cg::this_cluster().sync() is barrier.cluster.arrive.release + barrier.cluster.wait.acquire:
-// the release makes every thread wait until all its earlier memory accesses are performed for
-// the cluster, and that costs time (docs/notes/10-step6-cluster-and-norm-experiments.md). Before
-// the pairs are read, only one value needs ordering: the pair one thread publishes. So that
-// thread releases it (a fence at cluster scope), and every thread meets the others at a relaxed
-// barrier: the wait still acquires, and the published pair is visible after it. (After the
-// reads, every thread's reads must be complete before a block overwrites its pair or exits: an
-// arrive that releases, cg::this_cluster().barrier_arrive(), and a wait before either.)
-// Sources: PTX ISA, barrier.cluster and fence.
-__device__ __forceinline__ void release_to_cluster() {
-#if __CUDA_ARCH__ >= 900
-  asm volatile("fence.acq_rel.cluster;" ::: "memory");
-#endif
-}
-// Every thread of every block of the cluster calls it; no thread returns before all have arrived.
-__device__ __forceinline__ void cluster_barrier() {
+// ---- Step 6: an inbox for the cluster's pairs -----------------------------------------------------
+// Each block of a cluster keeps an inbox in its shared memory: a slot for the pair of every block
+// of the cluster, and an mbarrier that counts the bytes landed in those slots. A block sends its
+// pair into slot `its rank` of every block's inbox (course::hopper::store_pair_to_block: the store
+// goes to the other SM and counts its 8 bytes there on arrival); a block whose barrier has
+// counted the bytes of all the cluster's pairs holds them all. Two inboxes, used turn about (a
+// block's rows 0, 2, 4... in the first), because a fast block sends its pair of the next row
+// while a slower one may still read this row's.
+struct ClusterInbox {
+  Partial pairs[2][kMaxClusterBlocks];  // [turn % 2][rank of the block that sent it]
+  std::uint64_t filled[2];              // counts the bytes landed in pairs[turn % 2]
+};
+
+// Every thread of every block of the cluster calls it once, before any block sends: the
+// barriers initialised by one thread (and the initialisation released to the cluster), then a
+// barrier of the whole cluster, so that no pair lands in a block whose barriers do not exist
+// yet. The barrier is relaxed: it orders nothing by itself, and the fence before it releases the
+// one thing that needs it, the initialisation (its wait still acquires).
+// Sources: PTX ISA, mbarrier, fence.mbarrier_init and barrier.cluster.
+__device__ inline void open_inbox(ClusterInbox& inbox) {
+  if (threadIdx.x == 0) {
+    course::hopper::barrier_init(&inbox.filled[0], 1);
+    course::hopper::barrier_init(&inbox.filled[1], 1);
+    course::hopper::fence_barrier_init();
+  }
 #if __CUDA_ARCH__ >= 900
   asm volatile("barrier.cluster.arrive.relaxed.aligned;\n\tbarrier.cluster.wait.aligned;" :::
                "memory");

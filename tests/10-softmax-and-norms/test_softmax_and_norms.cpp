@@ -122,19 +122,22 @@ TEST_P(Softmax, RescalesWhenTheMaxComesLast) {
     expect_matches(Values::ascending, {{2, 100}, {1, 40000}});
     return;
   }
-  expect_matches(Values::ascending, {{3, 100}, {3, 4096}, {2, 32768}, {2, 100003}});
+  expect_matches(Values::ascending,
+                 {{3, 100}, {3, 4096}, {2, 32768}, {2, 100003}, {40, 131072}});
 }
 
 // Rows longer than one block's chunk (step 4: several blocks per row; step 6: a cluster of up to
 // 16), up to 2^20 columns; a row length that is not a multiple of 4 starts most rows between two
-// 16-byte boundaries.
+// 16-byte boundaries. Step 6 takes rows longer than 64K columns whose length is a multiple of 4
+// in clusters that each do several rows, one after another (as many clusters as the GPU runs at
+// once: 15 on an H200): more rows than twice that use both of its inboxes, each more than once.
 TEST_P(Softmax, MatchesCpuOnLongRows) {
   if (course::under_sanitizer()) {
-    expect_matches(Values::random, {{1, 40000}});
+    expect_matches(Values::random, {{1, 40000}, {40, 65540}});
     return;
   }
   expect_matches(Values::random, {{3, 262147}, {1, 1 << 20}, {2, 65536}, {2, 262144},
-                                  {2, 200001}});
+                                  {2, 200001}, {70, 65540}, {40, 262144}});
 }
 
 std::vector<Case> cases(Implementation impl, int count) {

@@ -1,7 +1,8 @@
-// Hopper's PTX that more than one chapter uses (chapter 08, steps 4-6; chapter 11, steps 4-5),
-// each wrapped once and commented: the shared-memory barriers (mbarrier), the wgmma matrix
-// descriptor and the wgmma group fences, and setmaxnreg. The chapters add what is theirs (their
-// TMA copies, their wgmma shapes, their waits) in namespaces that take these in with
+// Hopper's PTX that more than one chapter uses (chapter 08, steps 4-6; chapter 10, step 6;
+// chapter 11, steps 4-5), each wrapped once and commented: the shared-memory barriers (mbarrier),
+// the TMA's plain bulk copy, the asynchronous store into another block of the cluster, the wgmma
+// matrix descriptor and the wgmma group fences, and setmaxnreg. The chapters add what is theirs
+// (their TMA copies, their wgmma shapes, their waits) in namespaces that take these in with
 // `using namespace course::hopper`. nvcc only.
 //
 // Two targets: the mbarriers with byte counts (COURSE_HOPPER_TMA) need compute capability 9.0 or
@@ -71,6 +72,43 @@ __device__ __forceinline__ void arrive(std::uint64_t* barrier) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(
                    detail::window_address(barrier))
                : "memory");
+#endif
+}
+
+// cp.async.bulk (the TMA without a tensor map): `bytes` contiguous bytes from global memory into
+// this block's shared memory, counted on `barrier` as they land (announce them first with
+// arrive_and_expect_bytes). Both addresses 16-byte aligned, `bytes` a multiple of 16. One thread
+// issues it; nothing passes through registers.
+__device__ __forceinline__ void copy_bulk_to_shared(void* destination, const void* source,
+                                                    unsigned bytes, std::uint64_t* barrier) {
+#if defined(COURSE_HOPPER_TMA)
+  asm volatile(
+      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+      ::"r"(detail::window_address(destination)), "l"(source), "r"(bytes),
+      "r"(detail::window_address(barrier))
+      : "memory");
+#endif
+}
+
+// st.async: two floats into the shared memory of block `rank` of this thread's cluster, at the
+// place that `slot` has in this block's shared memory; when their 8 bytes land, they count on
+// the mbarrier at the place that `barrier` has in that block (as a TMA copy's bytes do, so that
+// block announces them with arrive_and_expect_bytes, before or after they land). The thread does
+// not wait: the receiver knows the values are there when its barrier's phase completes.
+__device__ __forceinline__ void store_pair_to_block(const void* slot, const std::uint64_t* barrier,
+                                                    unsigned rank, float first, float second) {
+#if defined(COURSE_HOPPER_TMA)
+  std::uint32_t remote_slot = 0, remote_barrier = 0;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n"
+               : "=r"(remote_slot)
+               : "r"(detail::window_address(slot)), "r"(rank));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;\n"
+               : "=r"(remote_barrier)
+               : "r"(detail::window_address(barrier)), "r"(rank));
+  asm volatile(
+      "st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];\n"
+      ::"r"(remote_slot), "f"(first), "f"(second), "r"(remote_barrier)
+      : "memory");
 #endif
 }
 
