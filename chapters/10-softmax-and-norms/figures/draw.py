@@ -136,16 +136,22 @@ def slice_cells(svg, x0, y, cw, ch):
 def cluster_row():
     cw, ch, x0 = 23, 20, 22
     span = SLICE_SLOTS * cw  # one block's column of the figure
-    svg = Svg(x0 + CLUSTER_BLOCKS * span + 22, 600,
-              "Step 6: a row cut into slices, one per block of a cluster; each block publishes "
-              "its (max, sum) pair, every block reads all pairs after a cluster barrier, arrives "
-              "at a second one, writes its slice, then waits there")
+    svg = Svg(x0 + CLUSTER_BLOCKS * span + 22, 640,
+              "Step 6: a row cut into slices, one per block of a cluster; each block reduces its "
+              "slice to a (max, sum) pair and sends it into a slot of every block's inbox, where "
+              "a barrier in shared memory counts the bytes; each block waits only for its own "
+              "inbox, merges the pairs, and writes its slice")
     svg.heading("Step 6: one row on chip across a thread block cluster (4 blocks drawn)")
     svg.left_aligned(x0, 44, "drawn: a row of 32K columns, 4 blocks of 256 threads, 8K columns "
-                     "each; up to 16 blocks: rows up to 256K columns",
+                     "each; rows over 64K columns: clusters of 8",
                      "a cell: slot s of every thread, numbered s; slot s of thread t holds "
                      "vector s * blockDim.x + t of the slice", size=11, step=16)
-    y = 82
+    opened = 76
+    svg.rect(x0 - 8, opened, CLUSTER_BLOCKS * span + 16, 22, fill=YELLOW, width=2)
+    svg.text(x0 + CLUSTER_BLOCKS * span / 2, opened + 15, "once, at the start: every block's "
+             "inbox opened (its barriers initialised) before any block sends", size=11,
+             bold=True)
+    y = opened + 48
     for rank in range(CLUSTER_BLOCKS):
         first = f"{8 * rank}K" if rank else "0"
         svg.text(x0 + rank * span + span / 2, y - 6,
@@ -153,36 +159,46 @@ def cluster_row():
     slice_cells(svg, x0, y, cw, ch)
     top = y + ch + 24  # the blocks' boxes
     centres = [x0 + rank * span + span / 2 for rank in range(CLUSTER_BLOCKS)]
-    pub_bottom = top + 104
+    box_bottom = top + 82
     for rank, cx in enumerate(centres):
-        bx, bw = cx - span / 2 + 6, span - 12
         svg.line(cx, y + ch, cx, top, arrow=True)
-        svg.rect(bx, top, bw, 110, fill=PALE, stroke=GREY)
+        svg.rect(cx - span / 2 + 6, top, span - 12, 82, fill=PALE, stroke=GREY)
         svg.text(cx, top + 18, f"block (rank) {rank}", size=12, bold=True)
         svg.text(cx, top + 34, "slice in its registers,", size=11)
         svg.text(cx, top + 48, f"reduced to (m{rank}, s{rank});", size=11)
-        svg.text(cx, top + 62, "one thread writes it to", size=11)
-        svg.text(cx, top + 76, "shared memory:", size=10, fill=GREY)
-        svg.cell(bx + 6, pub_bottom - 22, bw - 12, 22, f"published = (m{rank}, s{rank})",
-                 fill=THREAD_COLOURS[rank], size=11)
-    barrier1 = top + 122
-    merge_top = barrier1 + 70
-    # Every block reads every pair through distributed shared memory; drawn into block 1 only.
-    reader, bend = centres[1], barrier1 + 30
+        svg.text(cx, top + 62, "lane i of warp 0 sends it", size=11)
+        svg.text(cx, top + 76, "to block i (st.async)", size=11)
+    # Every block's inbox: a slot per sender, and the barrier that counts their bytes.
+    inbox = box_bottom + 60
+    slot_w = (span - 12) / CLUSTER_BLOCKS
     for rank, cx in enumerate(centres):
-        svg.line(cx, pub_bottom, cx, bend)
-        svg.line(cx, bend, reader + (rank - 1) * 28, merge_top, arrow=True)
+        left = cx - span / 2 + 6
+        for sender in range(CLUSTER_BLOCKS):
+            svg.cell(left + sender * slot_w, inbox, slot_w, 22, f"(m{sender}, s{sender})",
+                     fill=THREAD_COLOURS[sender], size=9)
+        svg.cell(left, inbox + 22, span - 12, 20, "barrier: 4 x 8 bytes landed?", fill=LIGHT,
+                 size=10)
+        svg.text(cx, inbox + 56, f"block {rank}'s inbox", size=10, fill=GREY)
+    # The stores, drawn into block 1's inbox only: block r's pair into slot r.
+    receiver_left = centres[1] - span / 2 + 6
     for rank, cx in enumerate(centres):
+        svg.line(cx, box_bottom, receiver_left + (rank + 0.5) * slot_w, inbox, arrow=True)
+    merge_top = inbox + 80
+    for rank, cx in enumerate(centres):
+        svg.line(cx, inbox + 62, cx, merge_top, arrow=True)
         svg.cell(cx - span / 2 + 6, merge_top, span - 12, 40, "", fill=LIGHT)
-        svg.text(cx, merge_top + 16, "lane i reads pair i;", size=11)
+        svg.text(cx, merge_top + 16, "lane i takes slot i;", size=11)
         svg.text(cx, merge_top + 32, "the warp merges them", size=11)
-    svg.text(x0, merge_top + 58, "arrows into block 1 only: every warp of every block does the "
-             "same, all its reads at once, through distributed shared memory,", size=11,
-             anchor="start")
-    svg.text(x0, merge_top + 72, "and merges by step 4's rule the same way, so every block gets "
-             "the same row pair (m, s)", size=11, anchor="start")
-    barrier2 = merge_top + 86
-    out_top = barrier2 + 36
+    svg.left_aligned(x0, merge_top + 58,
+                     "arrows into block 1 only: every block sends its pair into every block's "
+                     "inbox, its own included, all stores at once;",
+                     "each store counts its 8 bytes on the receiver's barrier, and a block waits "
+                     "only until its own barrier has counted every pair;",
+                     "then every block merges the same pairs by step 4's rule the same way: the "
+                     "same row pair (m, s), with no barrier of the whole cluster;",
+                     "two inboxes, used turn about: a block may send its next row's pair while "
+                     "a slower one still reads this row's", size=11, step=16)
+    out_top = merge_top + 124
     out_y = out_top + 52
     for rank, cx in enumerate(centres):
         svg.cell(cx - span / 2 + 6, out_top, span - 12, 24, "y = exp(x - m) / s",
@@ -193,15 +209,6 @@ def cluster_row():
                      "each block writes its slice of the output row, from its registers",
                      "the row is read once and written once: 2 words per element (step 4: 3)",
                      size=11, step=16)
-    barrier3 = out_y + ch + 52
-    # The barriers last: the reads pass through the first one.
-    for yb, label in ((barrier1, "cluster barrier: every pair published (the writer released it)"),
-                      (barrier2, "second cluster barrier, arrive: this thread's reads are done "
-                                 "(no wait yet)"),
-                      (barrier3, "second barrier, wait: no block overwrites its pair or exits "
-                                 "while another reads it")):
-        svg.rect(x0 - 8, yb, CLUSTER_BLOCKS * span + 16, 22, fill=YELLOW, width=2)
-        svg.text(x0 + CLUSTER_BLOCKS * span / 2, yb + 15, label, size=11, bold=True)
     return svg.render()
 
 
