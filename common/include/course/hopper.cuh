@@ -94,7 +94,9 @@ __device__ __forceinline__ void copy_bulk_to_shared(void* destination, const voi
 // place that `slot` has in this block's shared memory; when their 8 bytes land, they count on
 // the mbarrier at the place that `barrier` has in that block (as a TMA copy's bytes do, so that
 // block announces them with arrive_and_expect_bytes, before or after they land). The thread does
-// not wait: the receiver knows the values are there when its barrier's phase completes.
+// not wait: the receiver knows the values are there when its barrier's phase completes. The
+// cluster must have two blocks or more (compute-sanitizer's memcheck rejects it in a cluster of
+// one: "Cluster needs to have at least 2 blocks").
 __device__ __forceinline__ void store_pair_to_block(const void* slot, const std::uint64_t* barrier,
                                                     unsigned rank, float first, float second) {
 #if defined(COURSE_HOPPER_TMA)
