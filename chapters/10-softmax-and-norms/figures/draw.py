@@ -190,12 +190,12 @@ def cluster_row():
         svg.text(cx, merge_top + 16, "lane i takes slot i;", size=11)
         svg.text(cx, merge_top + 32, "the warp merges them", size=11)
     svg.left_aligned(x0, merge_top + 58,
-                     "arrows into block 1 only: every block sends its pair into every block's "
-                     "inbox, its own included, all stores at once;",
-                     "each store counts its 8 bytes on the receiver's barrier, and a block waits "
-                     "only until its own barrier has counted every pair;",
-                     "then every block merges the same pairs by step 4's rule the same way: the "
-                     "same row pair (m, s), with no barrier of the whole cluster;",
+                     "arrows into block 1 only: every block sends its pair with st.async into "
+                     "every block's inbox, its own included, all at once;",
+                     "each store counts its 8 bytes on the receiver's barrier; a block waits only "
+                     "until its own barrier has counted every pair;",
+                     "then every block merges the same pairs by step 4's rule in the same order: "
+                     "the same row pair (m, s), with no cluster barrier per row;",
                      "two inboxes, used turn about: a block may send its next row's pair while "
                      "a slower one still reads this row's", size=11, step=16)
     out_top = merge_top + 124
